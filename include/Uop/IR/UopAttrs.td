@@ -1,0 +1,120 @@
+//===- UopAttrs.td - uop attributes and enums --------------*- tablegen -*-===//
+
+#ifndef UOP_IR_UOPATTRS_TD
+#define UOP_IR_UOPATTRS_TD
+
+include "Uop/IR/UopDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+class Uop_I32Enum<string name, string desc, list<I32EnumAttrCase> cases>
+    : I32EnumAttr<name, desc, cases> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::uop";
+}
+
+class Uop_EnumAttr<Uop_I32Enum info, string mnemonic>
+    : EnumAttr<Uop_Dialect, info, mnemonic> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Address spaces
+//===----------------------------------------------------------------------===//
+
+def Uop_AddressSpace : Uop_I32Enum<"AddressSpace", "memory address space", [
+    I32EnumAttrCase<"Global", 0, "global">,
+    I32EnumAttrCase<"Local", 1, "local">,
+    I32EnumAttrCase<"Shared", 2, "shared">]> {
+  let description = [{
+    Where memory lives: `global` is device memory passed to a kernel as an
+    argument (`uop.buffer`), `local` is per-thread call-scope storage
+    (`float acc[4];`), `shared` is GPU workgroup shared memory.
+  }];
+}
+
+def Uop_AddressSpaceAttr : Uop_EnumAttr<Uop_AddressSpace, "addrspace"> {
+  let summary = "address space of a uop memref or pointer";
+  let description = [{
+    The memory space of the 1-D memrefs that `uop.buffer` and `uop.alloc`
+    yield, e.g. `memref<16xf32, #uop.addrspace<local>>`.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Range kinds
+//===----------------------------------------------------------------------===//
+
+def Uop_AxisKind : Uop_I32Enum<"AxisKind", "range kind", [
+    I32EnumAttrCase<"Loop", 0, "loop">,
+    I32EnumAttrCase<"Reduce", 1, "reduce">,
+    I32EnumAttrCase<"Upcast", 2, "upcast">,
+    I32EnumAttrCase<"Thread", 3, "thread">,
+    I32EnumAttrCase<"Global", 4, "global">,
+    I32EnumAttrCase<"Local", 5, "local">]> {
+  let description = [{
+    How a `uop.range` runs: `loop` a serial loop, `reduce` a loop a reduction
+    accumulates over, `upcast` fully unrolled, `thread` parallel over CPU
+    threads, `global` GPU blocks (blockIdx), `local` GPU threads (threadIdx).
+  }];
+}
+
+def Uop_AxisKindAttr : Uop_EnumAttr<Uop_AxisKind, "axis"> {
+  let summary = "the kind of a uop.range";
+  let description = [{ `#uop.axis<loop|reduce|upcast|thread|global|local>`. }];
+}
+
+//===----------------------------------------------------------------------===//
+// Reduce kinds
+//===----------------------------------------------------------------------===//
+
+def Uop_ReduceKind : Uop_I32Enum<"ReduceKind", "reduction operator", [
+    I32EnumAttrCase<"Add", 0, "add">,
+    I32EnumAttrCase<"Max", 1, "max">]> {
+  let description = [{ The binary operator a `uop.reduce` folds with. }];
+}
+
+def Uop_ReduceKindAttr : Uop_EnumAttr<Uop_ReduceKind, "reduce"> {
+  let summary = "the operator of a uop.reduce";
+  let description = [{ `#uop.reduce<add|max>`. }];
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel optimization options
+//===----------------------------------------------------------------------===//
+
+def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
+  let mnemonic = "opts";
+  let summary = "how a kernel is mapped onto the machine (the seed's Opts)";
+  let description = [{
+    Chosen by `uop-hand-opt` or the search, applied by `uop-rangeify`. Every
+    field is optional; an empty `#uop.opts<>` is the default mapping.
+
+    * `upcast = {axis: factor, ...}`: output axes unrolled into registers.
+    * `thread = axis`: the output axis run in parallel (OpenMP).
+    * `unroll = n`: unroll factor of the innermost reduce axis (default 1).
+    * `tile = {axis: size, ...}`: cache blocking of output axes.
+    * `gpu`: output axes become GLOBAL (blockIdx) ranges.
+    * `local = {axis: threads, ...}`: threads per block on an axis (LOCAL).
+
+    ```mlir
+    #uop.opts<upcast = {0: 4, 1: 4}, unroll = 4, thread = 0>
+    #uop.opts<gpu, local = {0: 16, 1: 16}>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t", "axis/factor pairs">:$upcast,
+    "int64_t":$thread,
+    "int64_t":$unroll,
+    ArrayRefParameter<"int64_t", "axis/size pairs">:$tile,
+    "bool":$gpu,
+    ArrayRefParameter<"int64_t", "axis/threads pairs">:$local);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Whether an output axis is run in parallel (thread is -1 when none).
+    bool hasThread() const { return getThread() >= 0; }
+  }];
+}
+
+#endif // UOP_IR_UOPATTRS_TD

@@ -1,0 +1,150 @@
+//===- UopAttrs.cpp - uop attributes and enums -----------------*- C++ -*-===//
+
+#include "Uop/IR/UopAttrs.h"
+#include "Uop/IR/UopDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+#include "Uop/IR/UopEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "Uop/IR/UopAttrs.cpp.inc"
+
+void UopDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "Uop/IR/UopAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// OptsAttr: #uop.opts<upcast = {0: 4}, thread = 0, unroll = 4, tile = {..}, gpu, local = {..}>
+//===----------------------------------------------------------------------===//
+
+/// Parses `{axis: n, ...}` into flat (axis, n) pairs.
+static ParseResult parseAxisMap(AsmParser &parser, SmallVectorImpl<int64_t> &pairs) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Braces, [&]() -> ParseResult {
+    int64_t axis, n;
+    if (parser.parseInteger(axis) || parser.parseColon() || parser.parseInteger(n))
+      return failure();
+    pairs.push_back(axis);
+    pairs.push_back(n);
+    return success();
+  });
+}
+
+static void printAxisMap(AsmPrinter &printer, ArrayRef<int64_t> pairs) {
+  printer << "{";
+  for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+    printer << (i ? ", " : "") << pairs[i] << ": " << pairs[i + 1];
+  printer << "}";
+}
+
+Attribute OptsAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> upcast, tile, local;
+  int64_t thread = -1, unroll = 1;
+  bool gpu = false;
+  llvm::SmallSet<StringRef, 8> seen;
+  auto parseEntry = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key))
+      return failure();
+    if (!seen.insert(key).second)
+      return parser.emitError(loc, "duplicate opts field '") << key << "'";
+    if (key == "gpu") {
+      if (succeeded(parser.parseOptionalEqual())) {
+        if (succeeded(parser.parseOptionalKeyword("true")))
+          gpu = true;
+        else if (succeeded(parser.parseOptionalKeyword("false")))
+          gpu = false;
+        else
+          return parser.emitError(parser.getCurrentLocation(), "expected true or false");
+      } else {
+        gpu = true;
+      }
+      return success();
+    }
+    if (parser.parseEqual())
+      return failure();
+    if (key == "upcast")
+      return parseAxisMap(parser, upcast);
+    if (key == "tile")
+      return parseAxisMap(parser, tile);
+    if (key == "local")
+      return parseAxisMap(parser, local);
+    if (key == "thread")
+      return parser.parseInteger(thread);
+    if (key == "unroll")
+      return parser.parseInteger(unroll);
+    return parser.emitError(loc, "unknown opts field '")
+           << key << "' (expected upcast, thread, unroll, tile, gpu or local)";
+  };
+  if (parser.parseLess())
+    return {};
+  if (failed(parser.parseOptionalGreater())) {
+    if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
+      return {};
+  }
+  return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll,
+                                     tile, gpu, local);
+}
+
+void OptsAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  llvm::ListSeparator sep;
+  if (!getUpcast().empty()) {
+    printer << StringRef(sep) << "upcast = ";
+    printAxisMap(printer, getUpcast());
+  }
+  if (hasThread())
+    printer << StringRef(sep) << "thread = " << getThread();
+  if (getUnroll() != 1)
+    printer << StringRef(sep) << "unroll = " << getUnroll();
+  if (!getTile().empty()) {
+    printer << StringRef(sep) << "tile = ";
+    printAxisMap(printer, getTile());
+  }
+  if (getGpu())
+    printer << StringRef(sep) << "gpu";
+  if (!getLocal().empty()) {
+    printer << StringRef(sep) << "local = ";
+    printAxisMap(printer, getLocal());
+  }
+  printer << ">";
+}
+
+LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> upcast, int64_t thread,
+                               int64_t unroll, ArrayRef<int64_t> tile, bool gpu,
+                               ArrayRef<int64_t> local) {
+  auto checkMap = [&](StringRef name, ArrayRef<int64_t> pairs) -> LogicalResult {
+    if (pairs.size() % 2)
+      return emitError() << "opts " << name << " must hold axis/value pairs";
+    llvm::SmallSet<int64_t, 4> axes;
+    for (size_t i = 0; i < pairs.size(); i += 2) {
+      if (pairs[i] < 0)
+        return emitError() << "opts " << name << " axis " << pairs[i] << " is negative";
+      if (pairs[i + 1] < 1)
+        return emitError() << "opts " << name << " factor " << pairs[i + 1]
+                           << " for axis " << pairs[i] << " must be >= 1";
+      if (!axes.insert(pairs[i]).second)
+        return emitError() << "opts " << name << " names axis " << pairs[i] << " twice";
+    }
+    return success();
+  };
+  if (failed(checkMap("upcast", upcast)) || failed(checkMap("tile", tile)) ||
+      failed(checkMap("local", local)))
+    return failure();
+  if (thread < -1)
+    return emitError() << "opts thread axis " << thread << " is negative";
+  if (unroll < 1)
+    return emitError() << "opts unroll " << unroll << " must be >= 1";
+  return success();
+}

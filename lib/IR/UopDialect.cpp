@@ -1,0 +1,29 @@
+//===- UopDialect.cpp - uop dialect registration ---------------*- C++ -*-===//
+
+#include "Uop/IR/UopDialect.h"
+#include "Uop/IR/UopOps.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+#include "Uop/IR/UopOpsDialect.cpp.inc"
+
+void UopDialect::initialize() {
+  registerTypes();
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "Uop/IR/UopOps.cpp.inc"
+      >();
+}
+
+/// Folded values become `uop.const`: scalars of a uop dtype and dense tensors.
+Operation *UopDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                           Type type, Location loc) {
+  auto typed = dyn_cast<TypedAttr>(value);
+  if (!typed || typed.getType() != type)
+    return nullptr;
+  if (!isa<IntegerAttr, FloatAttr, DenseIntOrFPElementsAttr>(value))
+    return nullptr;
+  return ConstOp::create(builder, loc, typed);
+}

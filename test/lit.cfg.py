@@ -1,0 +1,39 @@
+# -*- Python -*-
+# lit configuration of the uop regression suite.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "UOP"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".uir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.uop_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%uop_src_root", config.uop_src_root))
+config.substitutions.append(("%uop_obj_root", config.uop_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP", "CCACHE_DIR"])
+llvm_config.use_default_substitutions()
+
+config.uop_tools_dir = os.path.join(config.uop_obj_root, "bin")
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.uop_tools_dir, append_path=True)
+
+tool_dirs = [config.uop_tools_dir, config.llvm_tools_dir]
+tools = ["uop-opt", ToolSubst("uop-translate", unresolved="ignore"),
+         ToolSubst("uop-run", unresolved="ignore")]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+if os.path.exists(os.path.join(config.uop_tools_dir, "UopIRTests")):
+    config.available_features.add("unittests")
