@@ -12,10 +12,9 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".uir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.uop_obj_root, "test")
-config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Unit"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
 config.substitutions.append(("%uop_src_root", config.uop_src_root))
 config.substitutions.append(("%uop_obj_root", config.uop_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
@@ -34,6 +33,3 @@ tool_dirs = [config.uop_tools_dir, config.llvm_tools_dir]
 tools = ["uop-opt", ToolSubst("uop-translate", unresolved="ignore"),
          ToolSubst("uop-run", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
-
-if os.path.exists(os.path.join(config.uop_tools_dir, "UopIRTests")):
-    config.available_features.add("unittests")

@@ -342,12 +342,12 @@ def Uop_SinkOp : Uop_Op<"sink", [Pure]> {
   let summary = "group effects: the root of a kernel program";
   let description = [{
     ```mlir
-    %0 = uop.sink %s0, %s1 : !uop.void, !uop.void
+    %0 = uop.sink(%s0, %s1 : !uop.void, !uop.void)
     ```
   }];
   let arguments = (ins Variadic<Uop_Any>:$srcs);
   let results = (outs Uop_VoidType:$result);
-  let assemblyFormat = "($srcs^ `:` type($srcs))? attr-dict";
+  let assemblyFormat = "`(` ($srcs^ `:` type($srcs))? `)` attr-dict";
 }
 
 //===----------------------------------------------------------------------===//
@@ -497,12 +497,12 @@ def Uop_BarrierOp : Uop_Op<"barrier", [
   let summary = "GPU workgroup barrier (__syncthreads) after its dependencies";
   let description = [{
     ```mlir
-    %b = uop.barrier %s : !uop.void
+    %b = uop.barrier(%s : !uop.void)
     ```
   }];
   let arguments = (ins Variadic<Uop_Any>:$deps);
   let results = (outs Uop_VoidType:$result);
-  let assemblyFormat = "($deps^ `:` type($deps))? attr-dict";
+  let assemblyFormat = "`(` ($deps^ `:` type($deps))? `)` attr-dict";
 }
 
 def Uop_WmmaOp : Uop_Op<"wmma", [Pure, AllTypesMatch<["c", "result"]>]> {
