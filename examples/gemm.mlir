@@ -1,0 +1,13 @@
+// The syllabus "gemm_256x256" (examples/gemm.uir) in the uop dialect: an L1
+// tensor graph from reshape, expand, mul and reduce.
+func.func @main() -> tensor<256x256xf32> {
+  %a = uop.buffer 0 : tensor<65536xf32>
+  %b = uop.buffer 1 : tensor<65536xf32>
+  %0 = uop.reshape %a, [256, 256, 1] : tensor<65536xf32>
+  %1 = uop.reshape %b, [1, 256, 256] : tensor<65536xf32>
+  %2 = uop.expand %0, [256, 256, 256] : tensor<256x256x1xf32>
+  %3 = uop.expand %1, [256, 256, 256] : tensor<1x256x256xf32>
+  %4 = uop.mul %2, %3 : tensor<256x256x256xf32>
+  %5 = uop.reduce %4 <add> pop 1 : tensor<256x256x256xf32>
+  return %5 : tensor<256x256xf32>
+}
