@@ -205,10 +205,13 @@ static std::string str(Type type) {
   return out;
 }
 
+/// The element count of a shape; -1 if it overflows int64 (or a size is
+/// negative), which no real shape matches.
 static int64_t product(ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t d : shape)
-    n *= d;
+    if (d < 0 || __builtin_mul_overflow(n, d, &n))
+      return -1;
   return n;
 }
 

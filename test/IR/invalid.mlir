@@ -29,8 +29,40 @@ func.func @buffer_negative_slot() {
 // -----
 
 func.func @buffer_no_addrspace() {
-  // expected-error @+1 {{'uop.buffer' op result #0 must be tensor of uop dtype, rank >= 1 or memref in a #uop.addrspace}}
+  // expected-error @+1 {{'uop.buffer' op result #0 must be statically shaped tensor of uop dtype, rank >= 1 or static identity-layout memref in a #uop.addrspace, but got 'memref<4xf32>'}}
   %0 = uop.buffer 0 : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @buffer_dynamic() {
+  // expected-error @+1 {{'uop.buffer' op result #0 must be statically shaped tensor}}
+  %0 = uop.buffer 0 : memref<?xf32, #uop.addrspace<global>>
+  return
+}
+
+// -----
+
+func.func @alloc_strided() {
+  // expected-error @+1 {{'uop.alloc' op result #0 must be static identity-layout memref in a #uop.addrspace}}
+  %0 = uop.alloc 0 : memref<4xf32, strided<[2]>, #uop.addrspace<local>>
+  return
+}
+
+// -----
+
+func.func @dynamic_tensor(%x: tensor<?xf32>) {
+  // expected-error @+1 {{'uop.sqrt' op operand #0 must be uop value}}
+  %0 = uop.sqrt %x : tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_overflow(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'uop.reshape' op cannot reshape [4] to [4611686018427387904, 4]}}
+  %0 = uop.reshape %x, [4611686018427387904, 4] : tensor<4xf32>
   return
 }
 

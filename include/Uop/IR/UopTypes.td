@@ -41,8 +41,10 @@ def Uop_DType : AnyTypeOf<[I1, I32, F16, F32], "uop dtype (i1, i32, f16, f32)">;
 /// A shaped value: a ranked tensor of a dtype with at least one axis (shape ()
 /// is a bare scalar instead).
 def Uop_Tensor : Type<And<[RankedTensorOf<[I1, I32, F16, F32]>.predicate,
-                           CPred<"::llvm::cast<::mlir::RankedTensorType>($_self).getRank() > 0">]>,
-                      "tensor of uop dtype, rank >= 1", "::mlir::RankedTensorType">;
+                           CPred<"::llvm::cast<::mlir::RankedTensorType>($_self).getRank() > 0">,
+                           CPred<"::llvm::cast<::mlir::RankedTensorType>($_self).hasStaticShape()">,
+                           CPred<"!::llvm::cast<::mlir::RankedTensorType>($_self).getEncoding()">]>,
+                      "statically shaped tensor of uop dtype, rank >= 1", "::mlir::RankedTensorType">;
 
 /// A value: a scalar dtype or a shaped tensor of one.
 def Uop_Value : AnyTypeOf<[Uop_DType, Uop_Tensor], "uop value (dtype or tensor of dtype)">;
@@ -50,8 +52,10 @@ def Uop_Value : AnyTypeOf<[Uop_DType, Uop_Tensor], "uop value (dtype or tensor o
 /// Memory: a memref in a uop address space, or a pointer into one.
 def Uop_MemRef : Type<And<[MemRefOf<[I1, I32, F16, F32]>.predicate,
                            CPred<"::llvm::isa_and_nonnull<::mlir::uop::AddressSpaceAttr>("
-                                 "::llvm::cast<::mlir::MemRefType>($_self).getMemorySpace())">]>,
-                      "memref in a #uop.addrspace", "::mlir::MemRefType">;
+                                 "::llvm::cast<::mlir::MemRefType>($_self).getMemorySpace())">,
+                           CPred<"::llvm::cast<::mlir::MemRefType>($_self).hasStaticShape()">,
+                           CPred<"::llvm::cast<::mlir::MemRefType>($_self).getLayout().isIdentity()">]>,
+                      "static identity-layout memref in a #uop.addrspace", "::mlir::MemRefType">;
 def Uop_Memory : AnyTypeOf<[Uop_MemRef, Uop_PtrType], "uop memory (memref or !uop.ptr)">;
 
 /// Anything a uop op can produce: values, memory, effect tokens.
