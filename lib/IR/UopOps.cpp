@@ -329,12 +329,17 @@ LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
   size_t n = std::min(adaptor.getIndices().size(), shape.size());
   ArrayRef<int64_t> rest = shape.drop_front(n);
   if (auto memref = dyn_cast<MemRefType>(src)) {
-    auto space = cast<AddressSpaceAttr>(memref.getMemorySpace());
-    if (rest.empty())
+    // A memref outside the uop address spaces is rejected by the operand
+    // constraint; infer something harmless until then.
+    auto space = dyn_cast_or_null<AddressSpaceAttr>(memref.getMemorySpace());
+    Type rested = rest.empty() ? Type() : reshapedLike(src, rest);
+    if (!space || (!rest.empty() && !rested))
+      types.push_back(src);
+    else if (rest.empty())
       types.push_back(PtrType::get(src.getContext(), memref.getElementType(),
                                    space.getValue()));
     else
-      types.push_back(reshapedLike(src, rest));
+      types.push_back(rested);
     return success();
   }
   if (isa<PtrType, VoidType>(src)) {

@@ -520,3 +520,12 @@ func.func @opts_dup_axis() {
   %0 = uop.const {opts = #uop.opts<tile = {0: 4, 0: 8}>} 1 : i32
   return
 }
+
+// -----
+
+// Inference must not trip over memory outside the uop address spaces.
+func.func @index_plain_memref(%m: memref<4xf32>, %i: i32) {
+  // expected-error @+1 {{'uop.index' op operand #0 must be uop value, memory or effect, but got 'memref<4xf32>'}}
+  %0 = uop.index %m[%i] : memref<4xf32>
+  return
+}
