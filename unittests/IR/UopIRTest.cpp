@@ -179,4 +179,37 @@ TEST_F(UopIRTest, MemoryInference) {
   EXPECT_NE(diagnostics.find("stores i32 into f32 memory"), std::string::npos) << diagnostics;
 }
 
+// Builders take no result type wherever the seed infers it.
+TEST_F(UopIRTest, BuildersInferResultTypes) {
+  Type f32Type = builder.getF32Type();
+  auto t3 = RankedTensorType::get({3}, f32Type);
+  Value x = stack({f32(1.0), f32(2.0), f32(4.0)});
+  EXPECT_EQ(x.getType(), t3);
+  EXPECT_EQ(Exp2Op::create(builder, loc(), x).getType(), t3);
+  EXPECT_EQ(RecipOp::create(builder, loc(), x).getType(), t3);
+  EXPECT_EQ(StageOp::create(builder, loc(), x).getType(), t3);
+  EXPECT_EQ(CastOp::create(builder, loc(), x, TypeAttr::get(builder.getI32Type())).getType(),
+            RankedTensorType::get({3}, builder.getI32Type()));
+  Value c = CmpNeOp::create(builder, loc(), x, x);
+  EXPECT_EQ(c.getType(), RankedTensorType::get({3}, builder.getI1Type()));
+  EXPECT_EQ(WhereOp::create(builder, loc(), c, x, x).getType(), t3);
+  EXPECT_EQ(MaxOp::create(builder, loc(), x, x).getType(), t3);
+  Value r = RangeOp::create(builder, loc(), i32(4), builder.getI64IntegerAttr(0),
+                            AxisKindAttr::get(&context, AxisKind::Loop));
+  EXPECT_TRUE(r.getType().isInteger(32));
+  auto local = AddressSpaceAttr::get(&context, AddressSpace::Local);
+  auto accType = MemRefType::get({1}, f32Type, MemRefLayoutAttrInterface(), local);
+  Value acc = AllocOp::create(builder, loc(), accType, builder.getI64IntegerAttr(0));
+  Value after = AfterOp::create(builder, loc(), acc, ValueRange{r});
+  EXPECT_EQ(after.getType(), accType);
+  Value ptr = IndexOp::create(builder, loc(), after, ValueRange{i32(0)});
+  EXPECT_EQ(ptr.getType(), PtrType::get(&context, f32Type, AddressSpace::Local));
+  Value st = StoreOp::create(builder, loc(), ptr, f32(0.0));
+  Value end = EndOp::create(builder, loc(), st, ValueRange{r});
+  Value sink = SinkOp::create(builder, loc(), ValueRange{end});
+  EXPECT_TRUE(isa<VoidType>(end.getType()) && isa<VoidType>(sink.getType()));
+  for (Operation &op : module->getBody()->getOperations())
+    EXPECT_TRUE(verifies(&op)) << diagnostics;
+}
+
 } // namespace
