@@ -86,6 +86,7 @@ static uint32_t scalarConst(Graph &g, DType d, int64_t i, double f) {
   n.cval.dtype = d == DType::F16 ? DType::F32 : d;
   n.cval.i = i;
   n.cval.f = (float)f;
+  n.cval.half = d == DType::F16;
   uint32_t c = g.intern(n);
   if (d != DType::F16)
     return c;

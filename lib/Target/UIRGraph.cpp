@@ -137,7 +137,7 @@ std::string mlir::uop::uir::formatConst(const ConstVal &c) {
   case DType::I32:
     return std::to_string(c.i);
   default:
-    return formatFloat(c.f, false);
+    return formatFloat(c.f, c.half);
   }
 }
 

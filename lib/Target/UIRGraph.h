@@ -55,6 +55,9 @@ struct ConstVal {
   DType dtype = DType::I32;
   int64_t i = 0;   ///< bool (0/1) and i32 values
   float f = 0.0f;  ///< f32 values
+  /// The value is an f16 value (the seed's f16 constant is an f32 CONST cast
+  /// to f16): printed as the shortest decimal that reads back as that f16.
+  bool half = false;
 };
 
 /// Python-repr of a float value that is exact in `half ? f16 : f32`: the

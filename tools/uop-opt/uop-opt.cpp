@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/IR/UopDialect.h"
+#include "Uop/Target/UIR.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -36,8 +37,55 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+/// Runs MlirOptMain on a `.uir` file: the program is imported (errors exit 1
+/// with `file.uir:LINE:COL: error: ...`), printed as MLIR with its locations
+/// and handed to MlirOptMain, so verifier and pass diagnostics still point at
+/// the `.uir` statement that built the op.
+static int runOnUIR(llvm::StringRef inputFilename, llvm::StringRef outputFilename,
+                    mlir::DialectRegistry &registry) {
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &errorMessage);
+  if (!input) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  std::string text;
+  {
+    mlir::MLIRContext context(registry);
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    mlir::OwningOpRef<mlir::ModuleOp> module = mlir::uop::importUIR(sourceMgr, &context);
+    if (!module)
+      return EXIT_FAILURE;
+    llvm::raw_string_ostream os(text);
+    module->print(os, mlir::OpPrintingFlags().enableDebugInfo());
+  }
+  // A name of its own, so that diagnostics at `file.uir:LINE:COL` show the
+  // .uir source line rather than a line of the generated MLIR.
+  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(text, "<imported " + inputFilename.str() + ">");
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(buffer), registry, config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
+}
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -71,6 +119,30 @@ int main(int argc, char **argv) {
   mlir::LLVM::registerLLVMPasses();
   mlir::vector::registerVectorPasses();
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "uop optimizer driver\n", registry));
+  // `.uir` inputs are imported first (by extension); everything else is MLIR.
+  llvm::InitLLVM initLLVM(argc, argv);
+  auto [inputFilename, outputFilename] =
+      mlir::registerAndParseCLIOptions(argc, argv, "uop optimizer driver\n", registry);
+  if (llvm::StringRef(inputFilename).ends_with(".uir"))
+    return runOnUIR(inputFilename, outputFilename, registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects() || config.shouldListPasses())
+    return mlir::asMainReturnCode(
+        mlir::MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(inputFilename, &errorMessage);
+  if (!file) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
 }
