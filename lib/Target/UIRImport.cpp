@@ -334,7 +334,7 @@ LogicalResult Importer::infer(Node &n, unsigned col) {
     std::string want = lo == hi ? std::to_string(lo)
                        : hi == SIZE_MAX ? "at least " + std::to_string(lo)
                                         : std::to_string(lo) + " to " + std::to_string(hi);
-    return fail("takes " + want + " operand" + (lo == 1 && hi == 1 ? "" : "s") + ", got " +
+    return fail("takes " + want + " operand" + (lo == 1 && (hi == 1 || hi == SIZE_MAX) ? "" : "s") + ", got " +
                 std::to_string(n.src.size()));
   };
   auto S = [&](size_t k) -> const Node & { return g[n.src[k]]; };
@@ -750,7 +750,7 @@ LogicalResult Importer::parseLine(StringRef text) {
   for (size_t k = 0; k < stmt.text.size(); ++k) {
     unsigned char c = stmt.text[k];
     if ((c < 0x20 && !llvm::isSpace(c)) || c >= 0x7f)
-      return error(stmt.col + k, "invalid character 0x" + llvm::utohexstr(c, true));
+      return error(stmt.col + k, "invalid character 0x" + llvm::utohexstr(c, true, 2));
   }
   if (stmt.text.front() != '%')
     return error(stmt.col, "statement must start with %name =");
