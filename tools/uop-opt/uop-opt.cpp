@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Uop/Conversion/Passes.h"
 #include "Uop/IR/UopDialect.h"
+#include "Uop/Pipelines/Pipelines.h"
 #include "Uop/Target/UIR.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -118,6 +120,10 @@ int main(int argc, char **argv) {
   mlir::gpu::registerGPUToNVVMPipeline();
   mlir::LLVM::registerLLVMPasses();
   mlir::vector::registerVectorPasses();
+
+  // uop's own passes and pipelines.
+  mlir::uop::registerUopConversionPasses();
+  mlir::uop::registerUopPipelines();
 
   // `.uir` inputs are imported first (by extension); everything else is MLIR.
   llvm::InitLLVM initLLVM(argc, argv);

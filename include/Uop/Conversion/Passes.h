@@ -1,0 +1,29 @@
+//===- Passes.h - uop conversion passes --------------------------*- C++ -*-===//
+
+#ifndef UOP_CONVERSION_PASSES_H
+#define UOP_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::uop {
+
+#define GEN_PASS_DECL
+#include "Uop/Conversion/Passes.h.inc"
+
+/// Schedules the kernel graph in `func` (a body rooted at a `uop.sink`) and
+/// replaces the body with scf/memref/arith/math code; buffers become the
+/// function's arguments in slot order. Emits a diagnostic and fails on a
+/// graph that cannot be scheduled.
+LogicalResult linearizeKernel(func::FuncOp func);
+
+#define GEN_PASS_REGISTRATION
+#include "Uop/Conversion/Passes.h.inc"
+
+} // namespace mlir::uop
+
+#endif // UOP_CONVERSION_PASSES_H

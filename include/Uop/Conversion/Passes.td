@@ -1,0 +1,57 @@
+//===- Passes.td - uop conversion passes -------------------*- tablegen -*-===//
+
+#ifndef UOP_CONVERSION_PASSES_TD
+#define UOP_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
+  let summary = "Schedule a kernel graph (L2) into scf loops over memrefs (L3)";
+  let description = [{
+    The seed's `linearize` + `render_c`, as an MLIR lowering. A kernel graph
+    is a function whose body is a uop DAG rooted at a `uop.sink` of stores:
+    `uop.buffer`s, `uop.alloc`s, `uop.range`/`uop.end` loops whose scopes are
+    implied by data dependencies, and scalar ALU ops.
+
+    Scopes are computed as in the seed (`scope(range r) = scope(end) | {r}`,
+    `end` removes its ranges, loops nest in increasing `idx`, and each scope
+    is closed under "encloses"), then the graph is list-scheduled: emit what
+    belongs to the open loops, else open the loop that pending nodes need
+    next (a sibling loop whose `end` another sibling reads goes first), else
+    close the innermost loop. So code that does not depend on an inner loop
+    is emitted outside it, and each `uop.alloc` is declared in the deepest
+    scope shared by its users (one accumulator per thread).
+
+    The result is a function over `scf`, `memref`, `arith` and `math`:
+
+    * each `uop.buffer` becomes a function argument `memref<N x T>`, in slot
+      order (the `uop.slots` attribute lists the slots);
+    * `loop`/`reduce`/`upcast` ranges become `scf.for`, `thread` ranges
+      `scf.parallel` (OpenMP later), `global`/`local` ranges `scf.for` (the
+      seed's GPU emulation);
+    * `floordiv`/`floormod` have floor semantics (plain division only where
+      the dividend is provably non-negative and the divisor a positive
+      constant), casts C semantics, `max` is C's `(a > b) ? a : b`;
+    * float adds/muls/maxes that accumulate into an `alloc` get
+      `fastmath<reassoc, nsz, contract>` (the seed's `-fassociative-math`),
+      everything else stays IEEE.
+
+    A range that is never ended, or a graph that cannot be scheduled, is an
+    error at the op at fault.
+
+    ```mlir
+    // before: C[i] = A[i] + 1.0 for i < 16
+    %r = uop.range %c16 idx 0 <loop>
+    ...
+    %e = uop.end %st, %r : !uop.void
+    // after
+    scf.for %iv = %c0 to %c16 step %c1 { ... memref.store ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+#endif // UOP_CONVERSION_PASSES_TD

@@ -1,0 +1,34 @@
+//===- Pipelines.h - uop pass pipelines -------------------------*- C++ -*-===//
+//
+// The registered end-to-end pipelines. They live in their own library so
+// that UopTransforms and UopConversion need not link each other.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_PIPELINES_PIPELINES_H
+#define UOP_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::uop {
+
+/// Options of `uop-cpu-pipeline`.
+struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions> {
+  PassOptions::Option<bool> openmp{
+      *this, "openmp",
+      llvm::cl::desc("Run thread ranges in parallel with OpenMP (else serially)"),
+      llvm::cl::init(true)};
+};
+
+/// Kernel graph (L2) -> scf/memref (L3) -> LLVM dialect (L4): uop-linearize,
+/// cleanup, scf.parallel -> OpenMP, then the upstream conversions to LLVM.
+/// Kernels take their buffers as bare pointers in slot order.
+void buildUopCpuPipeline(OpPassManager &pm, const UopCpuPipelineOptions &options);
+
+/// Registers `uop-cpu-pipeline` (and, with their issues, the other pipelines).
+void registerUopPipelines();
+
+} // namespace mlir::uop
+
+#endif // UOP_PIPELINES_PIPELINES_H

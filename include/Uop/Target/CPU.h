@@ -1,0 +1,56 @@
+//===- CPU.h - native code for the host CPU ----------------------*- C++ -*-===//
+//
+// From an LLVM-dialect module (what uop-cpu-pipeline produces) to a shared
+// library the runtime loads: translate to LLVM IR, optimize at -O3 for the
+// host CPU, emit an object, link it, and cache the result on disk.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_TARGET_CPU_H
+#define UOP_TARGET_CPU_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace mlir::uop {
+
+/// How CPU code is generated; everything here is part of the cache key.
+struct CpuCodegenOptions {
+  /// LLVM optimization level (the seed compiles with -O3).
+  unsigned optLevel = 3;
+  /// Target CPU; empty means the host CPU with all its features.
+  std::string cpu;
+};
+
+/// Adds `void uop_entry(void **args)` to an LLVM-dialect module: it calls
+/// `kernel` with args[i] as its i-th pointer argument, so the runtime can
+/// call any kernel through one signature.
+LogicalResult addPackedEntry(ModuleOp module, StringRef kernel);
+
+/// Translates an LLVM-dialect module to LLVM IR and optimizes it for the
+/// target. Returns null after emitting a diagnostic on `module`.
+std::unique_ptr<llvm::Module> translateToOptimizedLLVMIR(ModuleOp module,
+                                                         llvm::LLVMContext &ctx,
+                                                         const CpuCodegenOptions &options);
+
+/// Compiles an LLVM-dialect module into a shared library, cached under
+/// uop::rt::cacheDir() by a hash of the IR, target and flags. Returns the
+/// library's path, or failure after a diagnostic.
+FailureOr<std::string> compileToSharedLibrary(ModuleOp module,
+                                              const CpuCodegenOptions &options);
+
+/// Registers `uop-translate --uop-to-llvmir`: the uop-cpu-pipeline, then LLVM
+/// IR optimized for the host (with the packed entry point).
+void registerToLLVMIRTranslation();
+
+} // namespace mlir::uop
+
+#endif // UOP_TARGET_CPU_H

@@ -1,0 +1,790 @@
+//===- Linearize.cpp - kernel graph (L2) to scf loops (L3) -----*- C++ -*-===//
+//
+// The seed's `linearize` (uopc/linearize.py) and the lowering half of its
+// `render_c`: the kernel DAG is scheduled into a list whose RANGE/END nodes
+// open and close loops, and that list is emitted as scf/memref/arith/math.
+//
+// The scheduler is a port of the seed's list scheduler, step for step (same
+// toposort, same scopes, same tie breaks), so a program lowers to the loop
+// nest the seed would render.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/Conversion/Passes.h"
+#include "Uop/IR/UopOps.h"
+
+#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
+#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
+#include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
+#include <queue>
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPLINEARIZEPASS
+#include "Uop/Conversion/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+/// A scope: the ranges a node sits inside, sorted by (idx, kind, topo order).
+using Scope = SmallVector<Operation *, 4>;
+
+//===----------------------------------------------------------------------===//
+// Scheduling (uopc/linearize.py)
+//===----------------------------------------------------------------------===//
+
+class Scheduler {
+public:
+  explicit Scheduler(Operation *root) : root(root) {}
+
+  /// Computes the linear order; returns failure after a diagnostic.
+  LogicalResult run();
+
+  /// The scheduled ops, RANGE opening and END closing loops.
+  ArrayRef<Operation *> getOrder() const { return out; }
+  /// The loops an op sits in when it runs.
+  const Scope &getTarget(Operation *op) { return target[op]; }
+
+private:
+  void toposort();
+  bool rangeLess(Operation *a, Operation *b) const;
+  Scope sorted(const llvm::SmallPtrSetImpl<Operation *> &set) const;
+  Scope close(const llvm::SmallPtrSetImpl<Operation *> &set);
+  void emit(Operation *op);
+  void makeReady(Operation *op);
+
+  Operation *root;
+  /// Children before parents, in the seed's iterative toposort order.
+  SmallVector<Operation *> topo;
+  DenseMap<Operation *, unsigned> order;
+  /// Defining ops of each op's operands, in operand order (duplicates kept).
+  DenseMap<Operation *, SmallVector<Operation *, 4>> srcs;
+  DenseMap<Operation *, SmallVector<Operation *, 4>> users;
+  DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 4>> scope;
+  DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 4>> enclosing;
+  DenseMap<Operation *, Scope> target;
+
+  // List-scheduling state.
+  DenseMap<Operation *, unsigned> waiting;
+  llvm::SmallPtrSet<Operation *, 16> ready; // ready RANGE / END ops
+  using Heap = std::priority_queue<std::pair<unsigned, Operation *>,
+                                   std::vector<std::pair<unsigned, Operation *>>,
+                                   std::greater<>>;
+  std::map<Scope, Heap> heaps; // everything else, bucketed by target scope
+  llvm::SetVector<Operation *> pending;
+  SmallVector<Operation *> stack, out;
+};
+
+static int64_t rangeIdx(Operation *op) {
+  if (auto r = dyn_cast<RangeOp>(op))
+    return r.getIdxAttr().getInt();
+  return INT64_MAX;
+}
+static int64_t rangeKind(Operation *op) {
+  if (auto r = dyn_cast<RangeOp>(op))
+    return static_cast<int64_t>(r.getKind());
+  return INT64_MAX;
+}
+
+bool Scheduler::rangeLess(Operation *a, Operation *b) const {
+  auto ka = std::make_tuple(rangeIdx(a), rangeKind(a), order.lookup(a));
+  auto kb = std::make_tuple(rangeIdx(b), rangeKind(b), order.lookup(b));
+  return ka < kb;
+}
+
+Scope Scheduler::sorted(const llvm::SmallPtrSetImpl<Operation *> &set) const {
+  Scope s(set.begin(), set.end());
+  llvm::sort(s, [&](Operation *a, Operation *b) { return rangeLess(a, b); });
+  return s;
+}
+
+void Scheduler::toposort() {
+  llvm::DenseSet<Operation *> seen;
+  SmallVector<std::pair<Operation *, bool>> work{{root, false}};
+  while (!work.empty()) {
+    auto [u, done] = work.pop_back_val();
+    if (done) {
+      order[u] = topo.size();
+      topo.push_back(u);
+      continue;
+    }
+    if (!seen.insert(u).second)
+      continue;
+    work.push_back({u, true});
+    auto &s = srcs[u];
+    for (Value v : u->getOperands())
+      s.push_back(v.getDefiningOp());
+    for (Operation *x : llvm::reverse(s))
+      if (!seen.contains(x))
+        work.push_back({x, false});
+  }
+}
+
+Scope Scheduler::close(const llvm::SmallPtrSetImpl<Operation *> &set) {
+  llvm::SmallPtrSet<Operation *, 8> result(set.begin(), set.end());
+  SmallVector<Operation *> todo(set.begin(), set.end());
+  while (!todo.empty()) {
+    Operation *r = todo.pop_back_val();
+    auto it = enclosing.find(r);
+    if (it == enclosing.end())
+      continue;
+    for (Operation *a : it->second)
+      if (result.insert(a).second)
+        todo.push_back(a);
+  }
+  return sorted(result);
+}
+
+void Scheduler::makeReady(Operation *op) {
+  if (isa<RangeOp, EndOp>(op))
+    ready.insert(op);
+  else
+    heaps[target[op]].push({order[op], op});
+}
+
+void Scheduler::emit(Operation *op) {
+  out.push_back(op);
+  pending.remove(op);
+  ready.erase(op);
+  for (Operation *x : users[op])
+    if (--waiting[x] == 0)
+      makeReady(x);
+}
+
+/// Python's `seq[:n]` and `seq[n:]` for a possibly negative n.
+static size_t pyIndex(int64_t n, size_t len) {
+  if (n < 0)
+    n += len;
+  return std::clamp<int64_t>(n, 0, len);
+}
+
+LogicalResult Scheduler::run() {
+  toposort();
+  for (Operation *u : topo)
+    for (Operation *s : srcs[u])
+      if (!s)
+        return u->emitOpError("uop-linearize: a kernel graph reads no block "
+                              "arguments; use uop.buffer for inputs");
+
+  // Scopes.
+  for (Operation *u : topo) {
+    llvm::SmallPtrSet<Operation *, 4> s;
+    for (Operation *x : srcs[u])
+      s.insert(scope[x].begin(), scope[x].end());
+    if (isa<RangeOp>(u))
+      s.insert(u);
+    if (isa<EndOp>(u))
+      for (Operation *x : ArrayRef(srcs[u]).drop_front())
+        s.erase(x);
+    scope[u] = std::move(s);
+  }
+  // Enclosing loops of each range: every smaller range it shares a scope with.
+  std::set<Scope> distinct;
+  for (Operation *u : topo)
+    distinct.insert(sorted(scope[u]));
+  for (const Scope &t : distinct)
+    for (size_t j = 0; j < t.size(); ++j)
+      enclosing[t[j]].insert(t.begin(), t.begin() + j);
+  for (Operation *u : topo)
+    target[u] = close(scope[u]);
+  for (Operation *u : topo) {
+    if (!isa<RangeOp>(u))
+      continue;
+    llvm::SmallPtrSet<Operation *, 4> s(scope[u].begin(), scope[u].end());
+    s.erase(u);
+    s.insert(enclosing[u].begin(), enclosing[u].end());
+    target[u] = close(s);
+  }
+
+  // Users (each distinct source once).
+  for (Operation *u : topo) {
+    llvm::SmallPtrSet<Operation *, 4> once;
+    for (Operation *s : srcs[u])
+      if (once.insert(s).second)
+        users[s].push_back(u);
+    waiting[u] = once.size();
+  }
+  // ALLOCs: shared memory at the top, the rest in the deepest scope shared
+  // by all their users.
+  for (Operation *u : topo) {
+    auto alloc = dyn_cast<AllocOp>(u);
+    if (!alloc)
+      continue;
+    if (getAddressSpace(alloc.getType()) == AddressSpace::Shared) {
+      target[u] = {};
+      continue;
+    }
+    if (users[u].empty())
+      continue;
+    const Scope &first = target[users[u].front()];
+    size_t n = 0;
+    while (llvm::all_of(users[u], [&](Operation *x) {
+      return target[x].size() > n && target[x][n] == first[n];
+    }))
+      ++n;
+    target[u] = Scope(first.begin(), first.begin() + n);
+  }
+
+  pending.insert(topo.begin(), topo.end());
+  for (Operation *u : topo)
+    if (waiting[u] == 0)
+      makeReady(u);
+
+  while (!pending.empty()) {
+    Scope cur(stack.begin(), stack.end());
+    // 1. Anything that belongs exactly here.
+    auto heapIt = heaps.find(cur);
+    if (heapIt != heaps.end() && !heapIt->second.empty()) {
+      Operation *op = heapIt->second.top().second;
+      heapIt->second.pop();
+      emit(op);
+      continue;
+    }
+    // 2. Open a loop that pending nodes need next.
+    DenseMap<Operation *, Operation *> need;
+    for (Operation *u : pending) {
+      const Scope &t = target[u];
+      if (!isa<RangeOp>(u) && t.size() > cur.size() &&
+          std::equal(cur.begin(), cur.end(), t.begin()))
+        need[u] = t[cur.size()];
+    }
+    llvm::SmallPtrSet<Operation *, 4> cands;
+    for (auto &[u, r] : need)
+      if (ready.contains(r) && target[r] == cur)
+        cands.insert(r);
+    if (!cands.empty()) {
+      // If nodes needing loop A read (through an END) the results of sibling
+      // loop B, open B first.
+      DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 2>> ended;
+      llvm::SmallPtrSet<Operation *, 4> blocked;
+      for (Operation *u : topo) {
+        if (!pending.contains(u))
+          continue;
+        llvm::SmallPtrSet<Operation *, 2> e;
+        if (isa<EndOp>(u))
+          for (Operation *x : ArrayRef(srcs[u]).drop_front())
+            if (cands.contains(x))
+              e.insert(x);
+        for (Operation *x : srcs[u])
+          if (pending.contains(x)) {
+            auto it = ended.find(x);
+            if (it != ended.end())
+              e.insert(it->second.begin(), it->second.end());
+          }
+        auto needIt = need.find(u);
+        if (needIt != need.end() &&
+            llvm::any_of(e, [&](Operation *x) { return x != needIt->second; }))
+          blocked.insert(needIt->second);
+        ended[u] = std::move(e);
+      }
+      SmallVector<Operation *> choice;
+      for (Operation *r : cands)
+        if (!blocked.contains(r))
+          choice.push_back(r);
+      if (choice.empty())
+        choice.assign(cands.begin(), cands.end());
+      Operation *r = *llvm::min_element(
+          choice, [&](Operation *a, Operation *b) { return rangeLess(a, b); });
+      emit(r);
+      stack.push_back(r);
+      continue;
+    }
+    // 3. Close the innermost loop(s).
+    Operation *best = nullptr;
+    for (Operation *u : ready) {
+      if (!isa<EndOp>(u))
+        continue;
+      int64_t k = (int64_t)srcs[u].size() - 1;
+      size_t cut = pyIndex((int64_t)cur.size() - k, cur.size());
+      Scope outer(cur.begin(), cur.begin() + cut);
+      llvm::SmallPtrSet<Operation *, 4> closing(cur.begin() + cut, cur.end());
+      llvm::SmallPtrSet<Operation *, 4> ranges;
+      for (Operation *x : ArrayRef(srcs[u]).drop_front())
+        ranges.insert(x);
+      if (target[u] != outer || ranges.size() != closing.size() ||
+          !llvm::all_of(ranges, [&](Operation *x) { return closing.contains(x); }))
+        continue;
+      if (!best || order[u] < order[best])
+        best = u;
+    }
+    if (best) {
+      emit(best);
+      int64_t k = (int64_t)srcs[best].size() - 1;
+      stack.resize(pyIndex((int64_t)stack.size() - k, stack.size()));
+      continue;
+    }
+    // Stuck: report at the first pending op.
+    SmallVector<Operation *> stuck(pending.begin(), pending.end());
+    llvm::sort(stuck, [&](Operation *a, Operation *b) { return order[a] < order[b]; });
+    std::string open, at;
+    llvm::raw_string_ostream os(open), as(at);
+    os << "[";
+    llvm::interleaveComma(cur, os, [&](Operation *r) { os << rangeIdx(r); });
+    os << "]";
+    for (Operation *u : ArrayRef(stuck).take_front(5)) {
+      as << " " << u->getName() << " in [";
+      llvm::interleaveComma(target[u], as, [&](Operation *r) { as << rangeIdx(r); });
+      as << "]";
+    }
+    return stuck.front()->emitOpError("uop-linearize: can't schedule; open loops ")
+           << open << ", stuck at" << at;
+  }
+  if (!stack.empty()) {
+    std::string loops;
+    llvm::raw_string_ostream os(loops);
+    llvm::interleaveComma(stack, os, [&](Operation *r) { os << rangeIdx(r); });
+    return stack.front()->emitOpError("RANGE without END: loops [")
+           << loops << "] are never closed";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Emission (the lowering half of uopc/render_c.py)
+//===----------------------------------------------------------------------===//
+
+class Emitter {
+public:
+  Emitter(func::FuncOp func, Scheduler &sched, DataFlowSolver &solver)
+      : func(func), sched(sched), solver(solver), b(func.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult emitOp(Operation *op);
+  LogicalResult emitAlu(Operation *op);
+  Value val(Operation *op, unsigned i) { return vals.lookup(srcOp(op, i)); }
+  Operation *srcOp(Operation *op, unsigned i) { return op->getOperand(i).getDefiningOp(); }
+  Value constIndex(int64_t v) {
+    return arith::ConstantIndexOp::create(b, b.getUnknownLoc(), v);
+  }
+  /// Whether `v`, an i32, is provably >= 0 (the seed's `vmin(u) >= 0`).
+  bool nonNegative(Value v);
+  /// Whether `op`'s operand i is a constant > 0.
+  bool positiveConst(Operation *op, unsigned i);
+  void findReductions();
+
+  func::FuncOp func;
+  Scheduler &sched;
+  DataFlowSolver &solver;
+  OpBuilder b;
+  Block *entry = nullptr;
+
+  DenseMap<Operation *, Value> vals;                       // scalar values
+  DenseMap<Operation *, Value> mems;                       // memrefs
+  DenseMap<Operation *, std::pair<Value, Value>> ptrs;     // (memref, index)
+  DenseMap<Operation *, Operation *> memRoot;              // after/index -> buffer/alloc
+  llvm::SmallPtrSet<Operation *, 8> reductions;            // float ops that accumulate
+  llvm::SmallPtrSet<Operation *, 8> contracted;            // muls feeding them
+  struct Loop {
+    Operation *range;
+    Operation *loop;
+    Block *body;
+  };
+  SmallVector<Loop> loops;
+};
+
+bool Emitter::nonNegative(Value v) {
+  if (auto *state = solver.lookupState<dataflow::IntegerValueRangeLattice>(v)) {
+    const IntegerValueRange &range = state->getValue();
+    if (!range.isUninitialized())
+      return range.getValue().smin().isNonNegative();
+  }
+  return false;
+}
+
+bool Emitter::positiveConst(Operation *op, unsigned i) {
+  APInt c;
+  return matchPattern(op->getOperand(i), m_ConstantInt(&c)) && c.isStrictlyPositive();
+}
+
+/// The buffer or alloc that memory op `op` (buffer/alloc/after/index) names.
+static Operation *rootMemory(Operation *op) {
+  while (op && isa<AfterOp, IndexOp>(op))
+    op = op->getOperand(0).getDefiningOp();
+  return op;
+}
+
+void Emitter::findReductions() {
+  // A float add/max/mul stored into an alloc it also loads from (through the
+  // same alloc) is an accumulation: it may be reassociated.
+  for (Operation *op : sched.getOrder()) {
+    auto store = dyn_cast<StoreOp>(op);
+    if (!store)
+      continue;
+    Operation *mem = rootMemory(store.getPtr().getDefiningOp());
+    if (!mem || !isa<AllocOp>(mem))
+      continue;
+    Operation *v = store.getValue().getDefiningOp();
+    if (!v || !isa<AddOp, MaxOp, MulOp>(v) || !isFloatDType(store.getValue().getType()))
+      continue;
+    bool accumulates = llvm::any_of(v->getOperands(), [&](Value x) {
+      auto load = x.getDefiningOp<LoadOp>();
+      return load && rootMemory(load.getPtr().getDefiningOp()) == mem;
+    });
+    if (!accumulates)
+      continue;
+    reductions.insert(v);
+    if (isa<AddOp>(v))
+      for (Value x : v->getOperands())
+        if (auto mul = x.getDefiningOp<MulOp>())
+          contracted.insert(mul);
+  }
+}
+
+LogicalResult Emitter::run() {
+  MLIRContext *ctx = func.getContext();
+  // Buffers become arguments in slot order; one argument per slot.
+  std::map<int64_t, BufferOp> slots;
+  for (Operation *op : sched.getOrder()) {
+    auto buf = dyn_cast<BufferOp>(op);
+    if (!buf)
+      continue;
+    if (!isa<MemRefType>(buf.getType()))
+      return buf.emitOpError("uop-linearize: expects a kernel graph (L2), but this "
+                             "buffer is a tensor value (run uop-rangeify first)");
+    auto [it, inserted] = slots.insert({buf.getSlotAttr().getInt(), buf});
+    if (!inserted && it->second.getType() != buf.getType())
+      return buf.emitOpError("slot ") << it->first << " is also a buffer of type "
+                                      << it->second.getType();
+  }
+  SmallVector<Type> argTypes;
+  SmallVector<int64_t> slotList;
+  DenseMap<int64_t, unsigned> argOf;
+  for (auto &[slot, buf] : slots) {
+    auto t = cast<MemRefType>(buf.getType());
+    argOf[slot] = argTypes.size();
+    argTypes.push_back(MemRefType::get(t.getShape(), t.getElementType()));
+    slotList.push_back(slot);
+  }
+
+  findReductions();
+
+  // A fresh body; the old one is dropped at the end.
+  Region &region = func.getBody();
+  Block *oldEntry = &region.front();
+  entry = new Block();
+  region.getBlocks().insert(region.begin(), entry);
+  for (Type t : argTypes)
+    entry->addArgument(t, func.getLoc());
+  b.setInsertionPointToStart(entry);
+  auto ret = func::ReturnOp::create(b, func.getLoc());
+  b.setInsertionPoint(ret);
+
+  for (Operation *op : sched.getOrder()) {
+    if (auto buf = dyn_cast<BufferOp>(op)) {
+      mems[op] = entry->getArgument(argOf[buf.getSlotAttr().getInt()]);
+      continue;
+    }
+    if (failed(emitOp(op)))
+      return failure();
+  }
+
+  // Drop the graph.
+  oldEntry->dropAllDefinedValueUses();
+  oldEntry->dropAllReferences();
+  oldEntry->erase();
+  func.setType(FunctionType::get(ctx, argTypes, {}));
+  func->setAttr("uop.slots", b.getDenseI64ArrayAttr(slotList));
+  func->setAttr("uop.kernel", UnitAttr::get(ctx));
+  return success();
+}
+
+LogicalResult Emitter::emitOp(Operation *op) {
+  Location loc = op->getLoc();
+  b.setInsertionPoint(loops.empty() ? entry->getTerminator()
+                                    : loops.back().body->getTerminator());
+
+  if (auto c = dyn_cast<ConstOp>(op)) {
+    if (isa<ShapedType>(c.getType()))
+      return op->emitOpError("uop-linearize: expects scalar constants in a "
+                             "kernel graph, got ")
+             << c.getType();
+    vals[op] = arith::ConstantOp::create(b, loc, cast<TypedAttr>(c.getValue()));
+    return success();
+  }
+  if (auto alloc = dyn_cast<AllocOp>(op)) {
+    auto t = cast<MemRefType>(alloc.getType());
+    // Allocas go to the function entry (so LLVM promotes them to registers),
+    // or to the top of the innermost parallel body (one per thread).
+    OpBuilder::InsertionGuard guard(b);
+    Block *home = entry;
+    for (const Loop &l : loops)
+      if (isa<scf::ParallelOp>(l.loop))
+        home = l.body;
+    if (getAddressSpace(t) == AddressSpace::Shared)
+      home = entry;
+    b.setInsertionPointToStart(home);
+    mems[op] = memref::AllocaOp::create(
+        b, loc, MemRefType::get(t.getShape(), t.getElementType()));
+    return success();
+  }
+  if (auto after = dyn_cast<AfterOp>(op)) {
+    Operation *src = srcOp(op, 0);
+    if (mems.count(src))
+      mems[op] = mems[src];
+    else if (ptrs.count(src))
+      ptrs[op] = ptrs[src];
+    else
+      vals[op] = vals[src];
+    return success();
+  }
+  if (auto index = dyn_cast<IndexOp>(op)) {
+    Operation *src = srcOp(op, 0);
+    if (!mems.count(src))
+      return op->emitOpError("uop-linearize: expects an index of memory (L2); "
+                             "value indexing is lowered by uop-rangeify");
+    if (index.getIndices().empty()) {
+      mems[op] = mems[src];
+      return success();
+    }
+    if (index.getIndices().size() != 1)
+      return op->emitOpError("uop-linearize: only flat (1-D) memory is supported");
+    Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), val(op, 1));
+    ptrs[op] = {mems[src], i};
+    return success();
+  }
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    auto it = ptrs.find(srcOp(op, 0));
+    if (it == ptrs.end())
+      return op->emitOpError("uop-linearize: load of a whole memref is not supported");
+    vals[op] = memref::LoadOp::create(b, loc, it->second.first, it->second.second);
+    return success();
+  }
+  if (auto store = dyn_cast<StoreOp>(op)) {
+    auto it = ptrs.find(srcOp(op, 0));
+    if (it == ptrs.end())
+      return op->emitOpError("uop-linearize: store to a whole memref is not supported");
+    Value v = val(op, 1);
+    if (!v || isa<ShapedType>(v.getType()))
+      return op->emitOpError("uop-linearize: stores a scalar");
+    memref::StoreOp::create(b, loc, v, it->second.first, it->second.second);
+    return success();
+  }
+  if (auto range = dyn_cast<RangeOp>(op)) {
+    Value end = arith::IndexCastOp::create(b, loc, b.getIndexType(), val(op, 0));
+    Value zero = constIndex(0), one = constIndex(1);
+    Operation *loop;
+    Block *body;
+    Value iv;
+    if (range.getKind() == AxisKind::Thread) {
+      auto par = scf::ParallelOp::create(b, loc, ValueRange{zero}, ValueRange{end},
+                                         ValueRange{one});
+      loop = par;
+      body = par.getBody();
+      iv = par.getInductionVars()[0];
+    } else {
+      auto f = scf::ForOp::create(b, loc, zero, end, one);
+      loop = f;
+      body = f.getBody();
+      iv = f.getInductionVar();
+    }
+    b.setInsertionPointToStart(body);
+    vals[op] = arith::IndexCastOp::create(b, loc, b.getI32Type(), iv);
+    loops.push_back({op, loop, body});
+    return success();
+  }
+  if (auto end = dyn_cast<EndOp>(op)) {
+    // The scheduler emits an END exactly when its ranges are the innermost
+    // open loops.
+    size_t k = std::min<size_t>(end.getRanges().size(), loops.size());
+    loops.resize(loops.size() - k);
+    return success();
+  }
+  if (isa<SinkOp>(op))
+    return success();
+  if (isa<BarrierOp>(op))
+    return op->emitOpError("uop-linearize: barriers need the GPU path (uop-to-gpu)");
+  if (isa<WmmaOp>(op))
+    return op->emitOpError("uop-linearize: wmma needs the GPU path (uop-to-gpu)");
+  if (isa<ReshapeOp, ExpandOp, PermuteOp, ShrinkOp, ReduceOp, StageOp, StackOp>(op))
+    return op->emitOpError("uop-linearize: expects a kernel graph (L2); shaped "
+                           "ops are lowered by uop-rangeify");
+  if (isa<CallOp>(op))
+    return op->emitOpError("uop-linearize: inline calls first (uop-inline-calls)");
+  if (isa<ParamOp>(op))
+    return op->emitOpError("uop-linearize: kernels take buffers, not params");
+  if (op->getNumResults() == 1 && isa<ShapedType>(op->getResult(0).getType()))
+    return op->emitOpError("uop-linearize: expects scalar values in a kernel graph, got ")
+           << op->getResult(0).getType();
+  return emitAlu(op);
+}
+
+LogicalResult Emitter::emitAlu(Operation *op) {
+  Location loc = op->getLoc();
+  for (unsigned i = 0; i < op->getNumOperands(); ++i)
+    if (!val(op, i))
+      return op->emitOpError("uop-linearize: operand ") << i << " is not a value";
+  Type type = op->getResult(0).getType();
+  Type in = op->getNumOperands() ? op->getOperand(0).getType() : type;
+  bool isFloat = isFloatDType(in);
+  bool isBool = in.isInteger(1);
+  auto fm = [&](bool fast) {
+    return arith::FastMathFlagsAttr::get(
+        b.getContext(), fast ? arith::FastMathFlags::reassoc | arith::FastMathFlags::nsz |
+                                   arith::FastMathFlags::contract
+                             : arith::FastMathFlags::none);
+  };
+  bool fast = reductions.contains(op);
+  Value x = op->getNumOperands() > 0 ? val(op, 0) : Value();
+  Value y = op->getNumOperands() > 1 ? val(op, 1) : Value();
+  Value r;
+
+  if (isa<AddOp>(op)) {
+    if (isFloat)
+      r = arith::AddFOp::create(b, loc, x, y, fm(fast));
+    else if (isBool)
+      r = arith::OrIOp::create(b, loc, x, y); // C: (_Bool)(a + b)
+    else
+      r = arith::AddIOp::create(b, loc, x, y);
+  } else if (isa<MulOp>(op)) {
+    if (isFloat) {
+      auto flags = fast ? fm(true)
+                        : arith::FastMathFlagsAttr::get(
+                              b.getContext(), contracted.contains(op)
+                                                  ? arith::FastMathFlags::contract
+                                                  : arith::FastMathFlags::none);
+      r = arith::MulFOp::create(b, loc, x, y, flags);
+    } else if (isBool)
+      r = arith::AndIOp::create(b, loc, x, y);
+    else
+      r = arith::MulIOp::create(b, loc, x, y);
+  } else if (isa<MaxOp>(op)) {
+    // C's ((a>b)?a:b): with a NaN, the result is b.
+    Value gt = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, y)
+                             .getResult()
+                       : arith::CmpIOp::create(b, loc,
+                                               isBool ? arith::CmpIPredicate::ugt
+                                                      : arith::CmpIPredicate::sgt,
+                                               x, y)
+                             .getResult();
+    r = arith::SelectOp::create(b, loc, gt, x, y);
+  } else if (isa<CmpLtOp>(op)) {
+    r = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y).getResult()
+                : arith::CmpIOp::create(b, loc,
+                                        isBool ? arith::CmpIPredicate::ult
+                                               : arith::CmpIPredicate::slt,
+                                        x, y)
+                      .getResult();
+  } else if (isa<CmpNeOp>(op)) {
+    r = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, y).getResult()
+                : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, y).getResult();
+  } else if (isa<FloorDivOp, FloorModOp>(op)) {
+    // C division truncates; it equals floor division when both sides are
+    // non-negative (render_c's rule: vmin(a) >= 0 and b a positive constant).
+    bool plain = nonNegative(op->getOperand(0)) && positiveConst(op, 1);
+    if (isa<FloorDivOp>(op)) {
+      r = plain ? arith::DivSIOp::create(b, loc, x, y).getResult()
+                : arith::FloorDivSIOp::create(b, loc, x, y).getResult();
+    } else if (plain) {
+      r = arith::RemSIOp::create(b, loc, x, y);
+    } else {
+      // floormod_i32: r = a % b; (r != 0 && (r < 0) != (b < 0)) ? r + b : r
+      Value rem = arith::RemSIOp::create(b, loc, x, y);
+      Value zero = arith::ConstantIntOp::create(b, loc, x.getType(), 0);
+      Value nz = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rem, zero);
+      Value rneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
+      Value bneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero);
+      Value diff = arith::XOrIOp::create(b, loc, rneg, bneg);
+      Value fix = arith::AndIOp::create(b, loc, nz, diff);
+      Value sum = arith::AddIOp::create(b, loc, rem, y);
+      r = arith::SelectOp::create(b, loc, fix, sum, rem);
+    }
+  } else if (isa<WhereOp>(op)) {
+    r = arith::SelectOp::create(b, loc, x, y, val(op, 2));
+  } else if (auto cast = dyn_cast<CastOp>(op)) {
+    Type to = cast.getDtype();
+    Type from = in;
+    if (from == to) {
+      r = x;
+    } else if (to.isInteger(1)) {
+      // (_Bool)x is x != 0 (a NaN is true).
+      if (isFloatDType(from)) {
+        Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(from, 0.0));
+        r = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
+      } else {
+        Value zero = arith::ConstantIntOp::create(b, loc, from, 0);
+        r = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
+      }
+    } else if (isFloatDType(to)) {
+      if (isFloatDType(from))
+        r = to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth()
+                ? arith::ExtFOp::create(b, loc, to, x).getResult()
+                : arith::TruncFOp::create(b, loc, to, x).getResult();
+      else if (from.isInteger(1))
+        r = arith::UIToFPOp::create(b, loc, to, x);
+      else
+        r = arith::SIToFPOp::create(b, loc, to, x);
+    } else { // to i32
+      if (isFloatDType(from))
+        r = arith::FPToSIOp::create(b, loc, to, x); // C truncation toward zero
+      else
+        r = arith::ExtUIOp::create(b, loc, to, x); // bool -> 0/1
+    }
+  } else if (isa<RecipOp>(op)) {
+    Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(in, 1.0));
+    r = arith::DivFOp::create(b, loc, one, x);
+  } else if (isa<Exp2Op>(op)) {
+    r = math::Exp2Op::create(b, loc, x);
+  } else if (isa<Log2Op>(op)) {
+    r = math::Log2Op::create(b, loc, x);
+  } else if (isa<SqrtOp>(op)) {
+    r = math::SqrtOp::create(b, loc, x);
+  } else if (isa<SinOp>(op)) {
+    r = math::SinOp::create(b, loc, x);
+  } else {
+    return op->emitOpError("uop-linearize: no lowering for this op");
+  }
+  vals[op] = r;
+  return success();
+}
+
+struct UopLinearizePass : uop::impl::UopLinearizePassBase<UopLinearizePass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(linearizeKernel(getOperation())))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+LogicalResult mlir::uop::linearizeKernel(func::FuncOp func) {
+  if (func.isExternal() || !llvm::hasSingleElement(func.getBody()))
+    return success();
+  Block &body = func.getBody().front();
+  auto ret = dyn_cast<func::ReturnOp>(body.getTerminator());
+  // Only kernel graphs: a function returning the effect of a uop.sink.
+  if (!ret || ret.getNumOperands() != 1)
+    return success();
+  auto sink = ret.getOperand(0).getDefiningOp<SinkOp>();
+  if (!sink)
+    return success();
+  if (func.getNumArguments() != 0)
+    return func.emitOpError("uop-linearize: a kernel graph takes no arguments "
+                            "(its inputs are uop.buffer slots)");
+
+  Scheduler sched(sink);
+  if (failed(sched.run()))
+    return failure();
+
+  // Bounds for the floordiv/floormod fast path, computed on the uop graph.
+  DataFlowSolver solver;
+  solver.load<dataflow::DeadCodeAnalysis>();
+  solver.load<dataflow::SparseConstantPropagation>();
+  solver.load<dataflow::IntegerRangeAnalysis>();
+  if (failed(solver.initializeAndRun(func)))
+    return func.emitOpError("uop-linearize: bounds analysis failed");
+
+  Emitter emitter(func, sched, solver);
+  return emitter.run();
+}

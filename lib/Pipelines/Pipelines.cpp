@@ -1,0 +1,48 @@
+//===- Pipelines.cpp - uop pass pipelines ----------------------*- C++ -*-===//
+
+#include "Uop/Pipelines/Pipelines.h"
+
+#include "Uop/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
+                                    const UopCpuPipelineOptions &options) {
+  // L2 -> L3.
+  pm.addNestedPass<func::FuncOp>(createUopLinearizePass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  // THREAD ranges: scf.parallel -> omp.parallel + omp.wsloop, or serial loops.
+  if (options.openmp)
+    pm.addPass(createConvertSCFToOpenMPPass());
+  else
+    pm.addPass(createSCFToControlFlowPass());
+  // floordivsi/ceildivsi have no direct LLVM lowering.
+  pm.addPass(arith::createArithExpandOpsPass());
+  // L3 -> L4. (finalize-memref-to-llvm must run before convert-scf-to-cf.)
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  ConvertFuncToLLVMPassOptions funcOptions;
+  funcOptions.useBarePtrCallConv = true; // kernel(float *, float *, ...)
+  pm.addPass(createConvertFuncToLLVMPass(funcOptions));
+  pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::uop::registerUopPipelines() {
+  PassPipelineRegistration<UopCpuPipelineOptions>(
+      "uop-cpu-pipeline",
+      "uop kernel graph -> scf -> LLVM dialect (buffers as bare pointers in slot order)",
+      buildUopCpuPipeline);
+}

@@ -1,0 +1,222 @@
+//===- CPU.cpp - native code for the host CPU ------------------*- C++ -*-===//
+
+#include "Uop/Target/CPU.h"
+
+#include "Uop/IR/UopDialect.h"
+#include "Uop/Pipelines/Pipelines.h"
+#include "Uop/Runtime/Cache.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+
+using namespace mlir;
+
+LogicalResult mlir::uop::addPackedEntry(ModuleOp module, StringRef kernel) {
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(kernel);
+  if (!fn)
+    return module.emitError("no LLVM function @") << kernel << " to wrap";
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  Location loc = fn.getLoc();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  auto entryType =
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrType});
+  auto entry = LLVM::LLVMFuncOp::create(b, loc, "uop_entry", entryType);
+  Block *body = entry.addEntryBlock(b);
+  b.setInsertionPointToStart(body);
+  SmallVector<Value> args;
+  for (auto [i, type] : llvm::enumerate(fn.getFunctionType().getParams())) {
+    if (!isa<LLVM::LLVMPointerType>(type))
+      return fn.emitError("kernel argument ") << i << " is not a pointer: " << type;
+    Value slot = LLVM::GEPOp::create(b, loc, ptrType, ptrType, body->getArgument(0),
+                                     ArrayRef<LLVM::GEPArg>{(int32_t)i});
+    args.push_back(LLVM::LoadOp::create(b, loc, ptrType, slot));
+  }
+  LLVM::CallOp::create(b, loc, fn, args);
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  return success();
+}
+
+/// The target machine for the options (host CPU by default).
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const mlir::uop::CpuCodegenOptions &options, std::string &error) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  std::string cpu = options.cpu.empty() ? llvm::sys::getHostCPUName().str() : options.cpu;
+  std::string features;
+  if (options.cpu.empty()) {
+    llvm::SubtargetFeatures f;
+    for (auto &[name, on] : llvm::sys::getHostCPUFeatures())
+      f.AddFeature(name, on);
+    features = f.getString();
+  }
+  llvm::TargetOptions to;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt,
+      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
+                            : llvm::CodeGenOptLevel::Default));
+  if (!tm)
+    error = "cannot create a target machine for " + triple.str();
+  return tm;
+}
+
+/// The dialect translations an LLVM-dialect module from uop may need.
+static void registerTranslations(MLIRContext *ctx) {
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
+  ctx->appendDialectRegistry(registry);
+}
+
+std::unique_ptr<llvm::Module>
+mlir::uop::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &ctx,
+                                      const CpuCodegenOptions &options) {
+  registerTranslations(module.getContext());
+  std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, ctx, "uop");
+  if (!llvmModule) {
+    module.emitError("translation to LLVM IR failed");
+    return nullptr;
+  }
+  std::string error;
+  auto tm = createTargetMachine(options, error);
+  if (!tm) {
+    module.emitError(error);
+    return nullptr;
+  }
+  llvmModule->setDataLayout(tm->createDataLayout());
+  llvmModule->setTargetTriple(tm->getTargetTriple());
+  auto optimize = makeOptimizingTransformer(options.optLevel, 0, tm.get());
+  if (llvm::Error err = optimize(llvmModule.get())) {
+    module.emitError("LLVM optimization failed: ") << llvm::toString(std::move(err));
+    return nullptr;
+  }
+  return llvmModule;
+}
+
+/// The linker driver: clang-22 (a uop dependency), else cc.
+static std::string findLinker() {
+  for (const char *name : {"clang-22", "clang", "cc"})
+    if (auto path = llvm::sys::findProgramByName(name))
+      return *path;
+  return "";
+}
+
+FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
+                                                         const CpuCodegenOptions &options) {
+  std::string error;
+  auto tm = createTargetMachine(options, error);
+  if (!tm)
+    return module.emitError(error), failure();
+
+  // The key: the LLVM-dialect IR, the target and the flags.
+  std::string ir;
+  {
+    llvm::raw_string_ostream os(ir);
+    module.print(os, OpPrintingFlags().enableDebugInfo(false));
+  }
+  bool usesOpenMP = ir.find("omp.") != std::string::npos;
+  std::string key = ::uop::rt::hashKey(ir + "\n// target=" + tm->getTargetTriple().str() +
+                                "\n// cpu=" + tm->getTargetCPU().str() + "\n// features=" +
+                                tm->getTargetFeatureString().str() + "\n// O" +
+                                std::to_string(options.optLevel) + "\n// uop-cpu-v1");
+  std::string cached = ::uop::rt::cacheLookup(key, ".so");
+  if (!cached.empty())
+    return cached;
+
+  llvm::LLVMContext ctx;
+  std::unique_ptr<llvm::Module> llvmModule = translateToOptimizedLLVMIR(module, ctx, options);
+  if (!llvmModule)
+    return failure();
+
+  std::string objPath = ::uop::rt::cacheTempPath(".o");
+  {
+    std::error_code ec;
+    llvm::ToolOutputFile obj(objPath, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return module.emitError("cannot write ") << objPath << ": " << ec.message(), failure();
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, obj.os(), nullptr, llvm::CodeGenFileType::ObjectFile))
+      return module.emitError("the target cannot emit object files"), failure();
+    pm.run(*llvmModule);
+    obj.keep();
+  }
+  std::string soPath = ::uop::rt::cacheTempPath(".so");
+  std::string linker = findLinker();
+  if (linker.empty()) {
+    llvm::sys::fs::remove(objPath);
+    return module.emitError("no linker found (install clang-22)"), failure();
+  }
+  SmallVector<std::string> argv = {linker, "-shared", "-o", soPath, objPath, "-lm"};
+  if (usesOpenMP) {
+    // LLVM's OpenMP runtime (libomp-22-dev), found again at dlopen time.
+    argv.append({"-L/usr/lib/llvm-22/lib", "-lomp", "-Wl,-rpath,/usr/lib/llvm-22/lib"});
+  }
+  SmallVector<StringRef> args(argv.begin(), argv.end());
+  std::string errMsg;
+  int rc = llvm::sys::ExecuteAndWait(linker, args, std::nullopt, {}, 0, 0, &errMsg);
+  llvm::sys::fs::remove(objPath);
+  if (rc != 0) {
+    llvm::sys::fs::remove(soPath);
+    return module.emitError("linking the kernel failed (") << linker << " exited with "
+                                                         << rc << ") " << errMsg,
+           failure();
+  }
+  auto installed = ::uop::rt::cacheInstall(soPath, key, ".so");
+  if (!installed.ok())
+    return module.emitError("cannot cache the kernel: ") << installed.error(), failure();
+  return installed.value();
+}
+
+void mlir::uop::registerToLLVMIRTranslation() {
+  TranslateFromMLIRRegistration reg(
+      "uop-to-llvmir",
+      "uop kernel graph -> uop-cpu-pipeline -> LLVM IR optimized for the host CPU",
+      [](ModuleOp module, raw_ostream &os) -> LogicalResult {
+        PassManager pm(module.getContext());
+        buildUopCpuPipeline(pm, UopCpuPipelineOptions());
+        if (failed(pm.run(module)))
+          return failure();
+        if (auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main"))
+          if (failed(addPackedEntry(module, "main")))
+            return failure();
+        llvm::LLVMContext ctx;
+        auto llvmModule = translateToOptimizedLLVMIR(module, ctx, CpuCodegenOptions());
+        if (!llvmModule)
+          return failure();
+        llvmModule->print(os, nullptr);
+        return success();
+      },
+      [](DialectRegistry &registry) {
+        registry.insert<mlir::uop::UopDialect, func::FuncDialect, LLVM::LLVMDialect>();
+        registerBuiltinDialectTranslation(registry);
+        registerLLVMDialectTranslation(registry);
+        registerOpenMPDialectTranslation(registry);
+      });
+}
