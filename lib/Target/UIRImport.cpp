@@ -1292,8 +1292,11 @@ LogicalResult Importer::emit(uint32_t root, ModuleOp module) {
   frames.emplace_back();
   frames.back().root = root;
   frames.back().block = entry;
-  for (auto [k, kv] : llvm::enumerate(params))
+  for (auto [k, kv] : llvm::enumerate(params)) {
+    const Node &p = g[kv.second];
+    entry->getArgument(k).setLoc(loc(p.line, p.col));
     frames.back().memo[kv.second] = entry->getArgument(k);
+  }
   frames.back().stack.push_back({root, false});
   size_t numOps = 0;
 
