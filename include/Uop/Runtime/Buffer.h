@@ -1,0 +1,117 @@
+//===- Buffer.h - Element types and typed host buffers ----------*- C++ -*-===//
+//
+// Part of the uop project. No LLVM or MLIR includes: this header is part of
+// the standalone runtime (-DUOP_RUNTIME_ONLY=ON).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_RUNTIME_BUFFER_H
+#define UOP_RUNTIME_BUFFER_H
+
+#include "Uop/Runtime/Result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace uop::rt {
+
+/// The element types a buffer can hold (the seed's dtypes minus void).
+enum class DType { Bool, I32, F16, F32 };
+
+/// The seed's name of a dtype: "bool", "i32", "f16", "f32".
+const char *dtypeName(DType dtype);
+
+/// Bytes per element: 1, 4, 2, 4.
+size_t dtypeSize(DType dtype);
+
+/// The dtype called `name` ("bool", "i32", "f16", "f32"), if any.
+std::optional<DType> dtypeFromName(std::string_view name);
+
+/// Converts an IEEE binary16 bit pattern to float (exact).
+float halfToFloat(uint16_t bits);
+
+/// Converts a float to the nearest IEEE binary16 bit pattern (round to nearest
+/// even; overflow gives inf, NaN stays NaN).
+uint16_t floatToHalf(float value);
+
+/// Number of elements of `shape`, or nullopt when a dimension is negative or
+/// the product (times `elemSize` bytes) overflows.
+std::optional<int64_t> checkedNumel(const std::vector<int64_t> &shape,
+                                    size_t elemSize = 1);
+
+/// A shape as a Python tuple: "()", "(3,)", "(2, 3)".
+std::string shapeString(const std::vector<int64_t> &shape);
+
+/// A typed, C-contiguous host array with 64-byte aligned storage. Copies are
+/// deep; moves are cheap. A default-constructed buffer is an empty f32 vector
+/// of shape (0,) with no storage.
+class HostBuffer {
+public:
+  HostBuffer() = default;
+  /// A zero-filled buffer. The shape must be valid (see create()); an invalid
+  /// one is a fatal error, since there is no way to report it here.
+  HostBuffer(DType dtype, std::vector<int64_t> shape);
+  /// Like the constructor, but reports a negative dimension, an overflowing
+  /// size or a failed allocation as an error.
+  static Result<HostBuffer> create(DType dtype, std::vector<int64_t> shape);
+
+  HostBuffer(const HostBuffer &other);
+  HostBuffer &operator=(const HostBuffer &other);
+  /// Moves leave `other` as a default-constructed (empty) buffer.
+  HostBuffer(HostBuffer &&other) noexcept;
+  HostBuffer &operator=(HostBuffer &&other) noexcept;
+
+  DType dtype() const { return dt; }
+  const std::vector<int64_t> &shape() const { return dims; }
+  int64_t rank() const { return static_cast<int64_t>(dims.size()); }
+  /// Number of elements (1 for a scalar of shape ()).
+  int64_t numel() const { return count; }
+  /// Size of the data in bytes.
+  size_t bytes() const { return static_cast<size_t>(count) * dtypeSize(dt); }
+
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+  /// The data as T*; unchecked.
+  template <typename T> T *as() { return static_cast<T *>(data()); }
+  template <typename T> const T *as() const {
+    return static_cast<const T *>(data());
+  }
+
+  /// Element `i` (flat, C order) converted to double; bool gives 0/1.
+  double getDouble(int64_t i) const;
+  /// Sets element `i` (flat, C order) from a double (rounded/truncated as a C
+  /// cast would; f16 rounds to nearest even).
+  void setDouble(int64_t i, double value);
+
+  /// Fills the buffer deterministically from `seed`: f32/f16 uniform in
+  /// [-1, 1) (exactly representable values), i32 uniform in [-8, 8), bool 0/1.
+  void fillRandom(uint64_t seed);
+
+  /// A numpy/Python-like nested rendering, e.g. "[[1.0, 2.0], [3.0, 4.0]]".
+  /// Floats print in their shortest round-trip form (f16 via float), bools as
+  /// True/False. With more than `maxElems` elements, each long dimension is
+  /// summarized numpy-style as its first and last 3 entries around "...".
+  std::string format(size_t maxElems = 1000) const;
+
+  /// "DTYPE of shape SHAPE", e.g. "f32 of shape (2, 3)", for error messages.
+  std::string describe() const;
+
+private:
+  struct FreeDeleter {
+    void operator()(void *p) const { std::free(p); }
+  };
+  DType dt = DType::F32;
+  std::vector<int64_t> dims{0};
+  int64_t count = 0;
+  std::unique_ptr<void, FreeDeleter> storage;
+};
+
+} // namespace uop::rt
+
+#endif // UOP_RUNTIME_BUFFER_H

@@ -1,0 +1,79 @@
+//===- Loader.h - Loading and calling compiled CPU code ---------*- C++ -*-===//
+//
+// Part of the uop project. No LLVM or MLIR includes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_RUNTIME_LOADER_H
+#define UOP_RUNTIME_LOADER_H
+
+#include "Uop/Runtime/Buffer.h"
+#include "Uop/Runtime/Result.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace uop::rt {
+
+/// A shared library loaded with dlopen(RTLD_NOW | RTLD_LOCAL); dlclose'd on
+/// destruction.
+class SharedLibrary {
+public:
+  /// Loads `path`. A path without '/' means a file in the current directory
+  /// (not a search of the library path). Errors carry dlerror()'s text.
+  static Result<std::unique_ptr<SharedLibrary>> open(const std::string &path);
+
+  /// The address of `name`, or nullptr if the library has no such symbol.
+  void *symbol(const std::string &name) const;
+
+  const std::string &path() const { return libPath; }
+
+  SharedLibrary(const SharedLibrary &) = delete;
+  SharedLibrary &operator=(const SharedLibrary &) = delete;
+  ~SharedLibrary();
+
+private:
+  SharedLibrary(void *handle, std::string path)
+      : handle(handle), libPath(std::move(path)) {}
+  void *handle;
+  std::string libPath;
+};
+
+/// A compiled CPU kernel, `void entry(void **args)`, where args[i] is the data
+/// pointer of buffer slot i. Copies share the loaded library, which stays
+/// loaded while any copy lives.
+class CpuKernel {
+public:
+  /// Loads `soPath` and looks up `entry`.
+  static Result<CpuKernel> load(const std::string &soPath,
+                                const std::string &entry = "uop_entry");
+
+  /// Calls the kernel with one data pointer per slot.
+  void operator()(void **args) const;
+  /// Calls the kernel with the data pointers of `buffers` (slot i = index i).
+  void operator()(std::vector<HostBuffer *> &buffers) const;
+
+  /// The raw entry point.
+  using EntryFn = void (*)(void **);
+  EntryFn entry() const { return fn; }
+  const SharedLibrary &library() const { return *lib; }
+
+private:
+  CpuKernel(std::shared_ptr<SharedLibrary> lib, EntryFn fn)
+      : lib(std::move(lib)), fn(fn) {}
+  std::shared_ptr<SharedLibrary> lib;
+  EntryFn fn;
+};
+
+/// Runs `fn` once to warm up, then `reps` timed times; returns the per-run
+/// wall-clock seconds, sorted ascending. Nothing runs when reps <= 0.
+std::vector<double> timeRuns(const std::function<void()> &fn, int reps);
+
+/// The median of `v` (mean of the middle two for even sizes); NaN if empty.
+double median(std::vector<double> v);
+
+} // namespace uop::rt
+
+#endif // UOP_RUNTIME_LOADER_H

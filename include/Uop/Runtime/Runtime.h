@@ -1,0 +1,19 @@
+//===- Runtime.h - The uop runtime library ----------------------*- C++ -*-===//
+//
+// Part of the uop project. The runtime (namespace uop::rt, library
+// UopRuntime) has no LLVM or MLIR dependency: it builds alone with
+// -DUOP_RUNTIME_ONLY=ON. It provides typed host buffers, .npy I/O, the
+// on-disk cache of compiled code and the CPU loader.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_RUNTIME_RUNTIME_H
+#define UOP_RUNTIME_RUNTIME_H
+
+#include "Uop/Runtime/Buffer.h"
+#include "Uop/Runtime/Cache.h"
+#include "Uop/Runtime/Loader.h"
+#include "Uop/Runtime/Npy.h"
+#include "Uop/Runtime/Result.h"
+
+#endif // UOP_RUNTIME_RUNTIME_H

@@ -1,0 +1,264 @@
+//===- CacheTest.cpp - Tests of SHA-256 and the compiled-code cache -------===//
+//
+// Part of the uop project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/Runtime/Runtime.h"
+#include "TestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <dirent.h>
+#include <set>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace uop::rt;
+using uop::rt::test::ScopedEnv;
+using uop::rt::test::TempDir;
+
+namespace {
+
+TEST(Sha256Test, KnownVectors) {
+  EXPECT_EQ(sha256Hex(""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256Hex("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(
+      sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(hashKey(""), "e3b0c44298fc1c149afbf4c8996fb924");
+  EXPECT_EQ(hashKey("abc"), "ba7816bf8f01cfea414140de5dae2223");
+}
+
+TEST(Sha256Test, IncrementalMatchesOneShot) {
+  // One million 'a' (a FIPS vector), fed in chunks of awkward sizes.
+  std::string million(1000000, 'a');
+  Sha256 h;
+  size_t pos = 0, step = 1;
+  while (pos < million.size()) {
+    size_t n = std::min(step, million.size() - pos);
+    h.update(std::string_view(million).substr(pos, n));
+    pos += n;
+    step = step * 7 % 131 + 1;
+  }
+  EXPECT_EQ(h.finalHex(),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  // Every length around the 55/56/64-byte padding boundaries.
+  for (size_t n = 0; n < 200; ++n) {
+    std::string s(n, 'x');
+    Sha256 a;
+    a.update(s.substr(0, n / 3)).update(s.substr(n / 3));
+    EXPECT_EQ(a.finalHex(), sha256Hex(s)) << n;
+  }
+  EXPECT_EQ(sha256Hex(std::string(55, 'a')),
+            "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
+  EXPECT_EQ(sha256Hex(std::string(56, 'a')),
+            "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a");
+  EXPECT_EQ(sha256Hex(std::string(64, 'a')),
+            "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+}
+
+/// Names in `dir` other than "." and "..".
+std::set<std::string> listDir(const std::string &dir) {
+  std::set<std::string> names;
+  if (DIR *d = opendir(dir.c_str())) {
+    while (dirent *e = readdir(d)) {
+      std::string n = e->d_name;
+      if (n != "." && n != "..")
+        names.insert(n);
+    }
+    closedir(d);
+  }
+  return names;
+}
+
+TEST(CacheTest, DirectoryFromEnvironment) {
+  TempDir tmp;
+  {
+    ScopedEnv env("UOP_CACHE", tmp.file("a/b/c").c_str());
+    EXPECT_EQ(cacheDir(), tmp.file("a/b/c"));
+    struct stat st;
+    ASSERT_EQ(stat(tmp.file("a/b/c").c_str(), &st), 0);
+    EXPECT_TRUE(S_ISDIR(st.st_mode));
+  }
+  {
+    ScopedEnv env("UOP_CACHE", nullptr);
+    ScopedEnv home("HOME", tmp.path().c_str());
+    EXPECT_EQ(cacheDir(), tmp.file(".cache/uop"));
+  }
+  {
+    ScopedEnv env("UOP_CACHE", "");
+    ScopedEnv home("HOME", tmp.path().c_str());
+    EXPECT_EQ(cacheDir(), tmp.file(".cache/uop"));
+  }
+}
+
+TEST(CacheTest, InstallAndLookup) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string key = hashKey("program|target|flags");
+  EXPECT_EQ(cacheLookup(key, ".so"), "");
+
+  std::string t = cacheTempPath(".so");
+  EXPECT_EQ(t.rfind(tmp.file("tmp/"), 0), 0u) << t;
+  EXPECT_EQ(t.substr(t.size() - 3), ".so");
+  ASSERT_TRUE(test::writeFile(t, "compiled code"));
+  Result<std::string> r = cacheInstall(t, key, ".so");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r.value(), tmp.file(key + ".so"));
+  EXPECT_EQ(test::readFile(r.value()), "compiled code");
+  EXPECT_EQ(access(t.c_str(), F_OK), -1); // the temporary is consumed
+  EXPECT_EQ(cacheLookup(key, ".so"), r.value());
+  EXPECT_EQ(cacheLookup(key, "so"), r.value()); // the dot is optional
+  EXPECT_EQ(cacheLookup(key, ".o"), "");
+  EXPECT_EQ(cacheLookup(hashKey("other"), ".so"), "");
+
+  // Installing again replaces the entry.
+  std::string t2 = cacheTempPath("so");
+  ASSERT_TRUE(test::writeFile(t2, "recompiled"));
+  r = cacheInstall(t2, key, "so");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(test::readFile(r.value()), "recompiled");
+
+  EXPECT_TRUE(cacheRemove(key, ".so"));
+  EXPECT_FALSE(cacheRemove(key, ".so"));
+  EXPECT_EQ(cacheLookup(key, ".so"), "");
+  EXPECT_TRUE(listDir(tmp.file("tmp")).empty());
+}
+
+TEST(CacheTest, InstallErrors) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  Result<std::string> r = cacheInstall(tmp.file("missing"), "k", ".so");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("missing: cannot install"), std::string::npos)
+      << r.error();
+  for (const char *bad : {"", "../evil", "a/b", "..", "sp ace"}) {
+    std::string t = cacheTempPath(".so");
+    ASSERT_TRUE(test::writeFile(t, "x"));
+    r = cacheInstall(t, bad, ".so");
+    EXPECT_FALSE(r.ok()) << bad;
+    EXPECT_EQ(access(t.c_str(), F_OK), -1) << "temporary left behind";
+    EXPECT_EQ(cacheLookup(bad, ".so"), "");
+  }
+  std::string t = cacheTempPath(".so");
+  ASSERT_TRUE(test::writeFile(t, "x"));
+  EXPECT_FALSE(cacheInstall(t, "k", "/x").ok());
+}
+
+// A temporary on another filesystem is copied into the cache, then renamed.
+TEST(CacheTest, InstallFromElsewhere) {
+  TempDir tmp, other;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string outside = other.file("built.so");
+  ASSERT_TRUE(test::writeFile(outside, "outside"));
+  Result<std::string> r = cacheInstall(outside, "key1", ".so");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(test::readFile(r.value()), "outside");
+  EXPECT_EQ(access(outside.c_str(), F_OK), -1);
+  if (access("/dev/shm", W_OK) == 0) {
+    // /dev/shm is tmpfs: a real cross-filesystem rename (EXDEV) when the
+    // cache is on disk.
+    std::string shm = "/dev/shm/uop-rt-test-" + std::to_string(getpid());
+    ASSERT_TRUE(test::writeFile(shm, "from shm"));
+    r = cacheInstall(shm, "key2", ".so");
+    ASSERT_TRUE(r.ok()) << r.error();
+    EXPECT_EQ(test::readFile(r.value()), "from shm");
+    EXPECT_EQ(access(shm.c_str(), F_OK), -1);
+  }
+  EXPECT_TRUE(listDir(tmp.file("tmp")).empty());
+}
+
+TEST(CacheTest, TempPathsAreUnique) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::vector<std::vector<std::string>> perThread(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 500; ++i)
+        perThread[t].push_back(cacheTempPath(".o"));
+    });
+  for (std::thread &t : threads)
+    t.join();
+  std::set<std::string> all;
+  for (auto &v : perThread)
+    all.insert(v.begin(), v.end());
+  EXPECT_EQ(all.size(), 2000u);
+}
+
+/// The content child `i` of a race installs: its index repeated, so a mix of
+/// two writers or a partial file is detectable.
+std::string childContent(int i) {
+  return "child " + std::to_string(i) + "\n" +
+         std::string(256 * 1024 + 97 * i, static_cast<char>('A' + i));
+}
+
+// Several processes compile "the same program" and install it under one key
+// at the same moment; readers run alongside. Every reader sees a complete
+// entry, the final entry is one writer's complete content, and no temporary
+// is left behind.
+TEST(CacheTest, ConcurrentInstallsFromManyProcesses) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  constexpr int kWriters = 8, kReaders = 2, kRounds = 5;
+  std::set<std::string> contents;
+  for (int i = 0; i < kWriters; ++i)
+    contents.insert(childContent(i));
+
+  for (int round = 0; round < kRounds; ++round) {
+    std::string key = hashKey("round " + std::to_string(round));
+    int gate[2];
+    ASSERT_EQ(pipe(gate), 0);
+    std::vector<pid_t> pids;
+    for (int i = 0; i < kWriters + kReaders; ++i) {
+      pid_t pid = fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0) {
+        close(gate[1]);
+        int status = 0;
+        if (i < kWriters) {
+          // Build the artifact first, as a compiler would.
+          std::string t = cacheTempPath(".so");
+          if (!test::writeFile(t, childContent(i)))
+            _exit(10);
+          char c;
+          (void)!read(gate[0], &c, 1); // wait for the start (EOF)
+          if (!cacheInstall(t, key, ".so").ok())
+            status = 11;
+        } else {
+          char c;
+          (void)!read(gate[0], &c, 1);
+          for (int n = 0; n < 300 && status == 0; ++n) {
+            std::string p = cacheLookup(key, ".so");
+            if (!p.empty() && !contents.count(test::readFile(p)))
+              status = 12; // a partial or mixed entry
+          }
+        }
+        _exit(status);
+      }
+      pids.push_back(pid);
+    }
+    close(gate[0]);
+    close(gate[1]); // everyone starts now
+    for (pid_t pid : pids) {
+      int status = 0;
+      ASSERT_EQ(waitpid(pid, &status, 0), pid);
+      EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+          << "child exit " << WEXITSTATUS(status) << " in round " << round;
+    }
+    std::string final = cacheLookup(key, ".so");
+    ASSERT_FALSE(final.empty());
+    EXPECT_TRUE(contents.count(test::readFile(final)))
+        << "the cached file is not one writer's complete content";
+  }
+  EXPECT_TRUE(listDir(tmp.file("tmp")).empty()) << "temporary files remain";
+  std::set<std::string> entries = listDir(tmp.path());
+  EXPECT_EQ(entries.size(), static_cast<size_t>(kRounds) + 1); // + tmp/
+}
+
+} // namespace
