@@ -33,3 +33,25 @@ tool_dirs = [config.uop_tools_dir, config.llvm_tools_dir]
 tools = ["uop-opt", ToolSubst("uop-translate", unresolved="ignore"),
          ToolSubst("uop-run", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Integration tests make inputs and check results with numpy (and can run the
+# Python seed as an oracle). Debian's python3 + python3-numpy.
+import shutil
+import subprocess
+
+python = shutil.which("python3", path="/usr/bin:" + os.environ.get("PATH", ""))
+if python:
+    # Before lit's own %p, which would otherwise eat the start of %python.
+    config.substitutions.insert(0, ("%python", python))
+    try:
+        subprocess.run([python, "-c", "import numpy"], check=True, capture_output=True)
+        config.available_features.add("numpy")
+    except (subprocess.CalledProcessError, OSError):
+        pass
+config.substitutions.insert(0, ("%npy", (python or "python3") + " " + os.path.join(config.uop_src_root, "test", "Integration", "npy.py")))
+config.substitutions.append(("%seed_root", os.path.join(os.path.dirname(config.uop_src_root), "shared", "reference", "uopc-python")))
+if os.path.isdir(os.path.join(os.path.dirname(config.uop_src_root), "shared", "reference", "uopc-python")):
+    config.available_features.add("seed")
+
+# Compiled kernels go to a cache private to this test run.
+config.environment["UOP_CACHE"] = os.path.join(config.uop_obj_root, "test", "uop-cache")
