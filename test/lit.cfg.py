@@ -55,3 +55,5 @@ if os.path.isdir(os.path.join(os.path.dirname(config.uop_src_root), "shared", "r
 
 # Compiled kernels go to a cache private to this test run.
 config.environment["UOP_CACHE"] = os.path.join(config.uop_obj_root, "test", "uop-cache")
+if shutil.which("gcc"):
+    config.available_features.add("gcc")
