@@ -7,6 +7,7 @@
 
 #include "Uop/Conversion/Passes.h"
 #include "Uop/IR/UopDialect.h"
+#include "Uop/Transforms/Passes.h"
 #include "Uop/Pipelines/Pipelines.h"
 #include "Uop/Target/UIR.h"
 
@@ -120,6 +121,7 @@ int main(int argc, char **argv) {
   mlir::gpu::registerGPUToNVVMPipeline();
   mlir::LLVM::registerLLVMPasses();
   mlir::vector::registerVectorPasses();
+  mlir::uop::registerUopPasses();
 
   // uop's own passes and pipelines.
   mlir::uop::registerUopConversionPasses();

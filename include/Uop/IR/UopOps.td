@@ -20,6 +20,7 @@ include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferIntRangeInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -31,7 +32,8 @@ def Uop_MemoryResource : Resource<"::mlir::uop::UopMemoryResource">;
 //===----------------------------------------------------------------------===//
 
 def Uop_ConstOp : Uop_Op<"const", [ConstantLike, Pure,
-    AllTypesMatch<["value", "result"]>]> {
+    AllTypesMatch<["value", "result"]>,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "a literal: a scalar or a dense tensor";
   let description = [{
     The seed's CONST: a bool (`i1`), `i32`, `f16` or `f32` scalar, or, as the
@@ -135,6 +137,7 @@ def Uop_StackOp : Uop_Op<"stack", [Pure,
   let results = (outs Uop_Tensor:$result);
   let assemblyFormat = "$srcs attr-dict `:` custom<UniformTypes>(ref($srcs), type($srcs))";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Uop_IndexOp : Uop_Op<"index", [Pure,
@@ -161,7 +164,8 @@ def Uop_IndexOp : Uop_Op<"index", [Pure,
 }
 
 def Uop_CastOp : Uop_Op<"cast", [Pure,
-    InferTypeOpAdaptor]> {
+    InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "convert to another dtype (C semantics)";
   let description = [{
     Float to int truncates toward zero, as C does; the shape is kept.
@@ -173,6 +177,8 @@ def Uop_CastOp : Uop_Op<"cast", [Pure,
   let arguments = (ins Uop_Value:$src, TypeAttrOf<Uop_DType>:$dtype);
   let results = (outs Uop_Value:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `to` $dtype";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 /// Unary float math: recip, exp2, log2, sqrt, sin.
@@ -190,6 +196,7 @@ class Uop_UnaryFloatOp<string mnemonic, string what>
   let results = (outs Uop_Value:$result);
   let assemblyFormat = "$src attr-dict `:` type($src)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Uop_RecipOp : Uop_UnaryFloatOp<"recip", "reciprocal 1/x">;
@@ -202,7 +209,8 @@ def Uop_SinOp : Uop_UnaryFloatOp<"sin", "sine">;
 /// implicit broadcasting; the `.uir` importer inserts `uop.expand`).
 class Uop_BinaryOp<string mnemonic, string what, list<Trait> traits = []>
     : Uop_Op<mnemonic, traits # [Pure,
-        InferTypeOpAdaptor]> {
+        InferTypeOpAdaptor,
+        DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = what;
   let description = [{
     Both operands have the same shape and dtype (broadcast with `uop.expand`,
@@ -218,6 +226,8 @@ class Uop_BinaryOp<string mnemonic, string what, list<Trait> traits = []>
     $lhs `,` $rhs attr-dict `:` custom<BinaryTypes>(type($lhs), type($rhs))
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Uop_AddOp : Uop_BinaryOp<"add", "addition (i32 wraps)", [Commutative]>;
@@ -229,7 +239,8 @@ def Uop_FloorDivOp : Uop_BinaryOp<"floordiv", "integer division rounding toward 
 def Uop_FloorModOp : Uop_BinaryOp<"floormod", "integer modulo with the divisor's sign">;
 
 def Uop_WhereOp : Uop_Op<"where", [Pure,
-    InferTypeOpAdaptor]> {
+    InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "select: cond ? a : b, elementwise";
   let description = [{
     The condition is bool; both branches share a dtype; all three share a
@@ -246,6 +257,8 @@ def Uop_WhereOp : Uop_Op<"where", [Pure,
     $cond `,` $a `,` $b attr-dict `:` custom<WhereTypes>(type($cond), type($a), type($b))
   }];
   let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -354,7 +367,8 @@ def Uop_SinkOp : Uop_Op<"sink", [Pure]> {
 // Loops
 //===----------------------------------------------------------------------===//
 
-def Uop_RangeOp : Uop_Op<"range", [Pure]> {
+def Uop_RangeOp : Uop_Op<"range", [Pure,
+    DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "a loop counter in [0, end)";
   let description = [{
     The seed's RANGE. Its value is the counter; its scope is everything that
@@ -405,6 +419,7 @@ def Uop_ReshapeOp : Uop_Op<"reshape", [Pure,
   let results = (outs Uop_Shaped:$result);
   let assemblyFormat = "$src `,` $shape attr-dict `:` type($src)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Uop_ExpandOp : Uop_Op<"expand", [Pure,
@@ -421,6 +436,7 @@ def Uop_ExpandOp : Uop_Op<"expand", [Pure,
   let results = (outs Uop_Shaped:$result);
   let assemblyFormat = "$src `,` $shape attr-dict `:` type($src)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Uop_PermuteOp : Uop_Op<"permute", [Pure,
@@ -435,6 +451,7 @@ def Uop_PermuteOp : Uop_Op<"permute", [Pure,
   let results = (outs Uop_Shaped:$result);
   let assemblyFormat = "$src `,` $perm attr-dict `:` type($src)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Uop_ShrinkOp : Uop_Op<"shrink", [Pure,
@@ -451,6 +468,7 @@ def Uop_ShrinkOp : Uop_Op<"shrink", [Pure,
   let results = (outs Uop_Shaped:$result);
   let assemblyFormat = "$src custom<ShrinkBounds>($bounds) attr-dict `:` type($src)";
   let hasVerifier = 1;
+  let hasFolder = 1;
   let extraClassDeclaration = [{
     /// The (begin, end) pair of axis `i`.
     std::pair<int64_t, int64_t> getBound(unsigned i) {

@@ -1,0 +1,56 @@
+//===- UopBounds.h - vmin/vmax of integer and bool values -------*- C++ -*-===//
+//
+// The seed's bounds analysis (`vmin`/`vmax`, uopc/symbolic.py) through
+// MLIR's InferIntRangeInterface: every uop integer and bool op implements the
+// interface with the seed's rules, and `getBounds` combines them over the
+// graph with an iterative, memoized walk (never recursing on graph depth).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_IR_UOPBOUNDS_H
+#define UOP_IR_UOPBOUNDS_H
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Value.h"
+#include "mlir/Interfaces/InferIntRangeInterface.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+
+namespace mlir::uop {
+
+/// Conservative bounds of an integer (i32: signed) or bool (0/1) value: the
+/// true value is always in [min, max].
+struct IntBounds {
+  int64_t min;
+  int64_t max;
+  /// Whether the bounds pin the value to one constant.
+  bool isConstant() const { return min == max; }
+};
+
+/// The bounds of any value of `dtype` (i1: [0, 1], i32: the full range).
+IntBounds getFullBounds(Type dtype);
+
+/// The seed's bounds of the uop op `op`'s result given its operands' bounds
+/// (bounds of non-integer operands are ignored). Anything that may wrap gives
+/// the full i32 range.
+IntBounds inferUopBounds(Operation *op, llvm::ArrayRef<IntBounds> operands);
+
+/// A memo of computed ranges, valid for the lifetime of a rewrite: rewrites
+/// preserve values, so a range once computed stays a valid bound. Attach it
+/// as the rewrite's listener so that erased values are forgotten.
+class BoundsCache : public RewriterBase::Listener {
+public:
+  void notifyOperationErased(Operation *op) override;
+  /// The memoized ranges.
+  llvm::DenseMap<Value, ConstantIntRanges> ranges;
+};
+
+/// vmin/vmax of `value` (an integer or bool value, scalar or tensor). With a
+/// cache, every value is computed once; without one, the walk stops after a
+/// bounded number of ops and takes the full range beyond.
+IntBounds getBounds(Value value, BoundsCache *cache = nullptr);
+
+} // namespace mlir::uop
+
+#endif // UOP_IR_UOPBOUNDS_H

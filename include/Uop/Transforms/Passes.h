@@ -1,0 +1,34 @@
+//===- Passes.h - uop transformation passes ----------------------*- C++ -*-===//
+
+#ifndef UOP_TRANSFORMS_PASSES_H
+#define UOP_TRANSFORMS_PASSES_H
+
+#include "Uop/IR/UopOps.h"
+#include "Uop/IR/UopSymbolic.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::uop {
+
+#define GEN_PASS_DECL
+#include "Uop/Transforms/Passes.h.inc"
+
+/// Adds the rule that inlines `uop.call`s (the seed's `inline_call`).
+void populateInlineCallsPatterns(RewritePatternSet &patterns);
+
+/// Adds the seed's `evaluate` rules: ALU through STACK, INDEX of STACK and of
+/// dense constants, movement ops and REDUCE on literals, call inlining. With
+/// `symbolic`, `populateSymbolicPatterns` makes the seed's `run`.
+void populateEvaluatePatterns(RewritePatternSet &patterns);
+
+/// Inlines one call: its body replaces it, the body's parameters replaced by
+/// the call's arguments. Nested calls are moved out unchanged (they are
+/// their own scope). Returns the value that replaced the call.
+Value inlineCall(RewriterBase &rewriter, CallOp call);
+
+#define GEN_PASS_REGISTRATION
+#include "Uop/Transforms/Passes.h.inc"
+
+} // namespace mlir::uop
+
+#endif // UOP_TRANSFORMS_PASSES_H

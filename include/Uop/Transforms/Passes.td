@@ -1,0 +1,64 @@
+//===- Passes.td - uop transformation passes ---------------*- tablegen -*-===//
+//
+// The seed's week-1 rewriting (uopc/symbolic.py) as passes: simplification
+// by folding and the symbolic rules, call inlining, and evaluation of closed
+// programs by rewriting.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_TRANSFORMS_PASSES_TD
+#define UOP_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def UopSymbolicPass : Pass<"uop-symbolic"> {
+  let summary = "Fold and apply the symbolic rewrite rules";
+  let description = [{
+    The seed's `simplify`: constant folding with `exec_alu`'s exact semantics
+    (i32 wraps, floor division, f32/f16 rounding; what C leaves undefined is
+    left for run time) and the rules of the seed's `symbolic` list: constants
+    to the right of commutative ops, identities, integer-only reassociation
+    (`(x+1.0)+2.0` stays), distribution of constants over sums, the div/mod
+    family, `(x//c)*c + x%c -> x`, comparisons against constants, and
+    integer expressions whose bounds pin them to one value.
+
+    The same folders and patterns are the ops' canonicalizations; this pass
+    differs from `--canonicalize` in memoizing bounds over the whole rewrite,
+    so that simplification time grows linearly with the graph.
+
+    ```mlir
+    %0 = uop.add %x, %c3 : i32
+    %1 = uop.add %0, %c4 : i32      // -> uop.add %x, %c7
+    ```
+  }];
+  let options = [
+    Option<"maxIterations", "max-iterations", "int64_t", /*default=*/"10",
+           "Greedy driver iteration limit">];
+}
+
+def UopInlineCallsPass : Pass<"uop-inline-calls"> {
+  let summary = "Inline every uop.call (the seed's inline_call)";
+  let description = [{
+    Beta reduction: the body of each `uop.call` replaces the call, its block
+    arguments (the parameters) replaced by the call's arguments. A nested
+    call is its own scope: it is moved out with the body and inlined in turn,
+    its own parameters untouched by the outer substitution. Nothing else is
+    rewritten.
+  }];
+}
+
+def UopEvaluatePass : Pass<"uop-evaluate"> {
+  let summary = "Run a closed program by rewriting (the seed's run)";
+  let description = [{
+    The seed's `run`: folding and the symbolic rules, plus evaluation rules:
+    ALU ops pushed through `uop.stack`, `uop.index` of stacks and of dense
+    constants, movement ops and `uop.reduce` on literals, and `uop.call`
+    inlined. A closed program (no parameters, no memory) becomes one
+    `uop.const`. A constant index out of bounds is an error at that index.
+  }];
+  let options = [
+    Option<"maxIterations", "max-iterations", "int64_t", /*default=*/"-1",
+           "Greedy driver iteration limit (-1: until a fixed point)">];
+}
+
+#endif // UOP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,248 @@
+//===- UopBounds.cpp - vmin/vmax as InferIntRangeInterface -----*- C++ -*-===//
+//
+// The seed's `_bounds` rules: a range is [0, end-1]; floor mod by c>0 is in
+// [0, c); comparisons give bool ranges; anything that may wrap gives the full
+// i32 range. Implemented once on plain (min, max) pairs and exposed both as
+// InferIntRangeInterface (for upstream int-range-optimizations) and through
+// `getBounds` (for the symbolic rules).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/IR/UopBounds.h"
+#include "Uop/IR/UopOps.h"
+#include "Uop/IR/UopSemantics.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+//===----------------------------------------------------------------------===//
+// The seed's rules on (min, max) pairs
+//===----------------------------------------------------------------------===//
+
+IntBounds mlir::uop::getFullBounds(Type dtype) {
+  if (dtype.isInteger(1))
+    return {0, 1};
+  return {INT32_MIN, INT32_MAX};
+}
+
+/// Python's `//` for b > 0.
+static int64_t floorDivPos(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+IntBounds mlir::uop::inferUopBounds(Operation *op, ArrayRef<IntBounds> in) {
+  Type dtype = getDType(op->getResult(0).getType());
+  IntBounds full = getFullBounds(dtype);
+  if (!dtype.isInteger(1) && !dtype.isInteger(32))
+    return full;
+  auto isInt = [&](unsigned i) {
+    Type t = getDType(op->getOperand(i).getType());
+    return t.isInteger(1) || t.isInteger(32);
+  };
+  /// The seed gives up when an i32 result may wrap; bool results are truthy.
+  auto result = [&](int64_t lo, int64_t hi) -> IntBounds {
+    if (dtype.isInteger(1))
+      return {lo != 0, hi != 0}; // only reached with non-negative lo, hi
+    if (lo < INT32_MIN || hi > INT32_MAX)
+      return full;
+    return {lo, hi};
+  };
+
+  if (auto range = dyn_cast<RangeOp>(op))
+    return result(0, std::max<int64_t>(0, in[0].max - 1));
+  if (auto cast = dyn_cast<CastOp>(op)) {
+    if (getDType(cast.getSrc().getType()).isInteger(1))
+      return {in[0].min, in[0].max};
+    if (getDType(cast.getSrc().getType()) == dtype)
+      return in[0];
+    return full;
+  }
+  if (isa<WhereOp>(op)) {
+    IntBounds c = in[0], a = in[1], b = in[2];
+    if (c.min)
+      return a;
+    if (!c.max)
+      return b;
+    return {std::min(a.min, b.min), std::max(a.max, b.max)};
+  }
+  if (op->getNumOperands() != 2)
+    return full;
+  if (!isInt(0) || !isInt(1))
+    return full; // float comparisons: any bool
+  IntBounds a = in[0], b = in[1];
+  if (isa<AddOp>(op))
+    return result(a.min + b.min, a.max + b.max);
+  if (isa<MulOp>(op)) {
+    int64_t ps[] = {a.min * b.min, a.min * b.max, a.max * b.min, a.max * b.max};
+    return result(*std::min_element(ps, ps + 4), *std::max_element(ps, ps + 4));
+  }
+  if (isa<MaxOp>(op))
+    return result(std::max(a.min, b.min), std::max(a.max, b.max));
+  if (isa<FloorDivOp>(op) && b.min == b.max && b.min > 0)
+    return result(floorDivPos(a.min, b.min), floorDivPos(a.max, b.min));
+  if (isa<FloorModOp>(op) && b.min == b.max && b.min > 0) {
+    if (0 <= a.min && a.max < b.min)
+      return a;
+    return {0, b.min - 1}; // floor mod by c > 0 is always in [0, c)
+  }
+  if (isa<CmpLtOp>(op)) {
+    if (a.max < b.min)
+      return {1, 1};
+    if (a.min >= b.max)
+      return {0, 0};
+    return {0, 1};
+  }
+  if (isa<CmpNeOp>(op)) {
+    if (a.max < b.min || b.max < a.min)
+      return {1, 1};
+    if (a.min == a.max && a.max == b.min && b.min == b.max)
+      return {0, 0};
+    return {0, 1};
+  }
+  return full;
+}
+
+//===----------------------------------------------------------------------===//
+// ConstantIntRanges <-> IntBounds
+//===----------------------------------------------------------------------===//
+
+static bool isIntLike(Type type) {
+  Type dtype = getElementTypeOrSelf(type);
+  return isa<IntegerType, IndexType>(dtype);
+}
+
+static unsigned bitWidth(Type type) {
+  Type dtype = getElementTypeOrSelf(type);
+  if (auto integer = dyn_cast<IntegerType>(dtype))
+    return integer.getWidth();
+  return IndexType::kInternalStorageBitWidth;
+}
+
+static ConstantIntRanges toRanges(Type type, IntBounds b) {
+  unsigned width = bitWidth(type);
+  if (width == 1)
+    return ConstantIntRanges::fromUnsigned(APInt(1, b.min), APInt(1, b.max));
+  return ConstantIntRanges::fromSigned(APInt(width, b.min, /*isSigned=*/true),
+                                       APInt(width, b.max, /*isSigned=*/true));
+}
+
+static IntBounds fromRanges(const ConstantIntRanges &r) {
+  if (r.smin().getBitWidth() == 1)
+    return {(int64_t)r.umin().getZExtValue(), (int64_t)r.umax().getZExtValue()};
+  if (r.smin().getBitWidth() > 64)
+    return {INT64_MIN, INT64_MAX};
+  return {r.smin().getSExtValue(), r.smax().getSExtValue()};
+}
+
+/// The interface implementation shared by every uop integer op.
+static void inferRanges(Operation *op, ArrayRef<ConstantIntRanges> argRanges,
+                        SetIntRangeFn setResultRange) {
+  Value result = op->getResult(0);
+  if (!isIntLike(result.getType()))
+    return;
+  SmallVector<IntBounds> in;
+  for (auto [operand, range] : llvm::zip(op->getOperands(), argRanges))
+    in.push_back(isIntLike(operand.getType()) ? fromRanges(range)
+                                              : IntBounds{INT64_MIN, INT64_MAX});
+  setResultRange(result, toRanges(result.getType(), inferUopBounds(op, in)));
+}
+
+#define UOP_INFER_RANGES(OP)                                                   \
+  void OP::inferResultRanges(ArrayRef<ConstantIntRanges> argRanges,            \
+                             SetIntRangeFn setResultRange) {                   \
+    inferRanges(*this, argRanges, setResultRange);                             \
+  }
+UOP_INFER_RANGES(RangeOp)
+UOP_INFER_RANGES(CastOp)
+UOP_INFER_RANGES(WhereOp)
+UOP_INFER_RANGES(AddOp)
+UOP_INFER_RANGES(MulOp)
+UOP_INFER_RANGES(MaxOp)
+UOP_INFER_RANGES(CmpLtOp)
+UOP_INFER_RANGES(CmpNeOp)
+UOP_INFER_RANGES(FloorDivOp)
+UOP_INFER_RANGES(FloorModOp)
+#undef UOP_INFER_RANGES
+
+void ConstOp::inferResultRanges(ArrayRef<ConstantIntRanges>, SetIntRangeFn setResultRange) {
+  if (!isIntLike(getType()))
+    return;
+  Attribute value = getValue();
+  auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value);
+  int64_t n = dense && !dense.isSplat() ? dense.getNumElements() : 1;
+  IntBounds b{INT64_MAX, INT64_MIN};
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t v = getElement(value, i).i;
+    b.min = std::min(b.min, v);
+    b.max = std::max(b.max, v);
+  }
+  setResultRange(getResult(), toRanges(getType(), b));
+}
+
+//===----------------------------------------------------------------------===//
+// getBounds: an iterative memoized walk
+//===----------------------------------------------------------------------===//
+
+void BoundsCache::notifyOperationErased(Operation *op) {
+  for (Value result : op->getResults())
+    ranges.erase(result);
+}
+
+/// How many ops a query without a cache may look at.
+static constexpr unsigned kUncachedBudget = 64;
+
+IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
+  if (!isIntLike(value.getType()))
+    return {INT64_MIN, INT64_MAX};
+  llvm::DenseMap<Value, ConstantIntRanges> local;
+  auto &memo = cache ? cache->ranges : local;
+  unsigned expanded = 0;
+  auto maxRange = [](Value v) { return ConstantIntRanges::maxRange(bitWidth(v.getType())); };
+
+  SmallVector<Value, 16> todo{value};
+  SmallVector<ConstantIntRanges, 4> args;
+  while (!todo.empty()) {
+    Value v = todo.back();
+    if (memo.count(v)) {
+      todo.pop_back();
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    auto iface = dyn_cast_or_null<InferIntRangeInterface>(def);
+    if (!iface) {
+      memo.try_emplace(v, maxRange(v));
+      todo.pop_back();
+      continue;
+    }
+    // Operands first (post-order, with an explicit stack).
+    bool ready = true;
+    for (Value operand : def->getOperands()) {
+      if (!isIntLike(operand.getType()) || memo.count(operand))
+        continue;
+      if (!cache && expanded >= kUncachedBudget) {
+        memo.try_emplace(operand, maxRange(operand));
+        continue;
+      }
+      todo.push_back(operand);
+      ready = false;
+    }
+    if (!ready)
+      continue;
+    todo.pop_back();
+    ++expanded;
+    args.clear();
+    for (Value operand : def->getOperands())
+      args.push_back(isIntLike(operand.getType()) ? memo.find(operand)->second
+                                                   : ConstantIntRanges::maxRange(64));
+    iface.inferResultRanges(args, [&](Value result, const ConstantIntRanges &range) {
+      memo.insert_or_assign(result, range);
+    });
+    for (Value result : def->getResults())
+      if (isIntLike(result.getType()))
+        memo.try_emplace(result, maxRange(result));
+  }
+  return fromRanges(memo.find(value)->second);
+}

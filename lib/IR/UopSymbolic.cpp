@@ -1,0 +1,586 @@
+//===- UopSymbolic.cpp - the seed's symbolic rules as patterns -*- C++ -*-===//
+//
+// One pattern per rule of the seed's `symbolic` list that builds new ops, in
+// the seed's order (the pattern applicator keeps insertion order among equal
+// benefits, and the seed takes the first rule that matches). Commutative
+// operands are tried in both orders, as the seed's list patterns are.
+// Integer rules only: floats are never reassociated.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/IR/UopSymbolic.h"
+#include "Uop/IR/UopBounds.h"
+#include "Uop/IR/UopOps.h"
+#include "Uop/IR/UopSemantics.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+bool isI32(Value v) { return getDType(v.getType()).isInteger(32); }
+
+/// The value of an integer constant (scalar or splat).
+std::optional<int64_t> constInt(Value v) {
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  std::optional<Scalar> s = getSplatValue(attr);
+  if (!s || s->isFloat)
+    return std::nullopt;
+  return s->i;
+}
+
+bool isConst(Value v) { return matchPattern(v, m_Constant()); }
+
+int64_t wrap32(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
+int64_t pyFloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+int64_t pyMod(int64_t a, int64_t b) { return a - pyFloorDiv(a, b) * b; }
+
+/// An integer constant of `type` (a dtype, or a splat tensor of it).
+Value constLike(PatternRewriter &rewriter, Location loc, Type type, int64_t v) {
+  return ConstOp::create(rewriter, loc, makeAttr(type, {Scalar::integer(v)}));
+}
+
+template <typename OpTy>
+Value build(PatternRewriter &rewriter, Location loc, Value a, Value b) {
+  return rewriter.createOrFold<OpTy>(loc, a, b);
+}
+
+/// `v` is `OpTy(x, c)` with `x` an i32 value and `c` an integer constant,
+/// tried as [x, c] then [c, x] (the seed's list patterns of commutative ops).
+template <typename OpTy>
+bool matchXC(Value v, Value &x, int64_t &c) {
+  auto op = v.getDefiningOp<OpTy>();
+  if (!op)
+    return false;
+  if (std::optional<int64_t> k = constInt(op.getRhs()); k && isI32(op.getLhs())) {
+    x = op.getLhs(), c = *k;
+    return true;
+  }
+  if (std::optional<int64_t> k = constInt(op.getLhs()); k && isI32(op.getRhs())) {
+    x = op.getRhs(), c = *k;
+    return true;
+  }
+  return false;
+}
+
+/// `v` is `OpTy(x, c)` in this order (the seed's tuple patterns).
+template <typename OpTy>
+bool matchXCOrdered(Value v, Value &x, int64_t &c) {
+  auto op = v.getDefiningOp<OpTy>();
+  if (!op || !isI32(op.getLhs()))
+    return false;
+  std::optional<int64_t> k = constInt(op.getRhs());
+  if (!k)
+    return false;
+  x = op.getLhs(), c = *k;
+  return true;
+}
+
+/// `v` is `(x // c) * c` (the product in either order); returns x and c.
+bool matchDivMul(Value v, Value &x, int64_t &c) {
+  Value q;
+  int64_t k;
+  if (!matchXC<MulOp>(v, q, k))
+    return false;
+  int64_t d;
+  if (!matchXCOrdered<FloorDivOp>(q, x, d) || d != k)
+    return false;
+  c = k;
+  return true;
+}
+
+/// Tries `fn(a, b)` with the two operands of a commutative op in both orders.
+template <typename Fn>
+bool eitherOrder(Value lhs, Value rhs, Fn fn) {
+  return fn(lhs, rhs) || fn(rhs, lhs);
+}
+
+/// Base of the rules: a pattern on OpTy that may ask for bounds.
+template <typename OpTy>
+struct SymbolicPattern : OpRewritePattern<OpTy> {
+  SymbolicPattern(MLIRContext *context, BoundsCache *cache)
+      : OpRewritePattern<OpTy>(context), cache(cache) {}
+  IntBounds bounds(Value v) const { return getBounds(v, cache); }
+  BoundsCache *cache;
+};
+
+//===----------------------------------------------------------------------===//
+// add
+//===----------------------------------------------------------------------===//
+
+/// x + x -> x * 2 (i32)
+struct AddSelf : SymbolicPattern<AddOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    if (!isI32(op.getLhs()) || op.getLhs() != op.getRhs())
+      return rewriter.notifyMatchFailure(op, "not x + x of i32");
+    Value two = constLike(rewriter, op.getLoc(), op.getType(), 2);
+    rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(), two);
+    return success();
+  }
+};
+
+/// (x + c1) + c2 -> x + (c1 + c2), wrapping (i32 only: float addition is not
+/// associative)
+struct ReassocAddConst : SymbolicPattern<AddOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    Value x;
+    int64_t c1, c2;
+    bool ok = eitherOrder(op.getLhs(), op.getRhs(), [&](Value a, Value b) {
+      std::optional<int64_t> k = constInt(b);
+      if (!k || !matchXC<AddOp>(a, x, c1))
+        return false;
+      c2 = *k;
+      return true;
+    });
+    if (!ok)
+      return rewriter.notifyMatchFailure(op, "not (x + c1) + c2 of i32");
+    Value c = constLike(rewriter, op.getLoc(), op.getType(), wrap32(c1 + c2));
+    rewriter.replaceOpWithNewOp<AddOp>(op, x, c);
+    return success();
+  }
+};
+
+/// (x + c1) + y -> (x + y) + c1 for a non-constant y: constants move outward
+/// so that they can meet and fold
+struct HoistConstAdd : SymbolicPattern<AddOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    Value x, y;
+    int64_t c1;
+    bool ok = eitherOrder(op.getLhs(), op.getRhs(), [&](Value a, Value b) {
+      if (isConst(b) || !matchXC<AddOp>(a, x, c1))
+        return false;
+      y = b;
+      return true;
+    });
+    if (!ok)
+      return rewriter.notifyMatchFailure(op, "not (x + c1) + y of i32");
+    Value sum = build<AddOp>(rewriter, op.getLoc(), x, y);
+    Value c = constLike(rewriter, op.getLoc(), op.getType(), c1);
+    rewriter.replaceOpWithNewOp<AddOp>(op, sum, c);
+    return success();
+  }
+};
+
+/// x*c1 + x*c2 -> x * (c1 + c2)
+struct CombineMulTerms : SymbolicPattern<AddOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    Value x1, x2;
+    int64_t c1, c2;
+    if (!matchXC<MulOp>(op.getLhs(), x1, c1) || !matchXC<MulOp>(op.getRhs(), x2, c2) ||
+        x1 != x2)
+      return rewriter.notifyMatchFailure(op, "not x*c1 + x*c2 of i32");
+    Value c = constLike(rewriter, op.getLoc(), op.getType(), wrap32(c1 + c2));
+    rewriter.replaceOpWithNewOp<MulOp>(op, x1, c);
+    return success();
+  }
+};
+
+/// x*c1 + x -> x * (c1 + 1)
+struct CombineMulSelf : SymbolicPattern<AddOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    Value x;
+    int64_t c1;
+    bool ok = eitherOrder(op.getLhs(), op.getRhs(), [&](Value a, Value b) {
+      return matchXC<MulOp>(a, x, c1) && x == b;
+    });
+    if (!ok)
+      return rewriter.notifyMatchFailure(op, "not x*c1 + x of i32");
+    Value c = constLike(rewriter, op.getLoc(), op.getType(), wrap32(c1 + 1));
+    rewriter.replaceOpWithNewOp<MulOp>(op, x, c);
+    return success();
+  }
+};
+
+/// (x // c) * c + x % c -> x
+struct Recombine : SymbolicPattern<AddOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    Value x;
+    bool ok = eitherOrder(op.getLhs(), op.getRhs(), [&](Value a, Value b) {
+      Value x2;
+      int64_t c, c2;
+      return matchDivMul(a, x, c) && matchXCOrdered<FloorModOp>(b, x2, c2) && x2 == x &&
+             c2 == c;
+    });
+    if (!ok)
+      return rewriter.notifyMatchFailure(op, "not (x // c) * c + x % c");
+    rewriter.replaceOp(op, x);
+    return success();
+  }
+};
+
+/// ((x // c) * c + y) + x % c -> x + y
+struct RecombineExtra : SymbolicPattern<AddOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    Value x, y;
+    bool ok = eitherOrder(op.getLhs(), op.getRhs(), [&](Value a, Value b) {
+      auto inner = a.getDefiningOp<AddOp>();
+      Value x2;
+      int64_t c, c2;
+      if (!inner || !matchXCOrdered<FloorModOp>(b, x2, c2))
+        return false;
+      return eitherOrder(inner.getLhs(), inner.getRhs(), [&](Value p, Value q) {
+        if (!matchDivMul(p, x, c) || x != x2 || c != c2)
+          return false;
+        y = q;
+        return true;
+      });
+    });
+    if (!ok)
+      return rewriter.notifyMatchFailure(op, "not ((x // c) * c + y) + x % c");
+    rewriter.replaceOpWithNewOp<AddOp>(op, x, y);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// mul
+//===----------------------------------------------------------------------===//
+
+/// (x * c1) * c2 -> x * (c1 * c2), wrapping
+struct ReassocMulConst : SymbolicPattern<MulOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(MulOp op, PatternRewriter &rewriter) const override {
+    Value x;
+    int64_t c1, c2;
+    bool ok = eitherOrder(op.getLhs(), op.getRhs(), [&](Value a, Value b) {
+      std::optional<int64_t> k = constInt(b);
+      if (!k || !matchXC<MulOp>(a, x, c1))
+        return false;
+      c2 = *k;
+      return true;
+    });
+    if (!ok)
+      return rewriter.notifyMatchFailure(op, "not (x * c1) * c2 of i32");
+    Value c = constLike(rewriter, op.getLoc(), op.getType(), wrap32(c1 * c2));
+    rewriter.replaceOpWithNewOp<MulOp>(op, x, c);
+    return success();
+  }
+};
+
+/// (x + c1) * c2 -> x*c2 + c1*c2
+struct DistributeConstAdd : SymbolicPattern<MulOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(MulOp op, PatternRewriter &rewriter) const override {
+    Value x, c2v;
+    int64_t c1, c2;
+    bool ok = eitherOrder(op.getLhs(), op.getRhs(), [&](Value a, Value b) {
+      std::optional<int64_t> k = constInt(b);
+      if (!k || !matchXC<AddOp>(a, x, c1))
+        return false;
+      c2 = *k, c2v = b;
+      return true;
+    });
+    if (!ok)
+      return rewriter.notifyMatchFailure(op, "not (x + c1) * c2 of i32");
+    Value prod = build<MulOp>(rewriter, op.getLoc(), x, c2v);
+    Value c = constLike(rewriter, op.getLoc(), op.getType(), wrap32(c1 * c2));
+    rewriter.replaceOpWithNewOp<AddOp>(op, prod, c);
+    return success();
+  }
+};
+
+/// (x + y) * c -> x*c + y*c: distributing constants lets div/mod see every
+/// term
+struct DistributeMul : SymbolicPattern<MulOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(MulOp op, PatternRewriter &rewriter) const override {
+    auto sum = op.getLhs().getDefiningOp<AddOp>();
+    if (!sum || !isI32(sum.getLhs()) || !constInt(op.getRhs()))
+      return rewriter.notifyMatchFailure(op, "not (x + y) * c of i32");
+    Location loc = op.getLoc();
+    Value a = build<MulOp>(rewriter, loc, sum.getLhs(), op.getRhs());
+    Value b = build<MulOp>(rewriter, loc, sum.getRhs(), op.getRhs());
+    rewriter.replaceOpWithNewOp<AddOp>(op, a, b);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// floordiv, floormod
+//===----------------------------------------------------------------------===//
+
+/// (x // c1) // c2 -> x // (c1 * c2) for c1, c2 > 0 without overflow
+struct DivDiv : SymbolicPattern<FloorDivOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(FloorDivOp op, PatternRewriter &rewriter) const override {
+    Value x;
+    int64_t c1;
+    std::optional<int64_t> c2 = constInt(op.getRhs());
+    if (!c2 || !matchXCOrdered<FloorDivOp>(op.getLhs(), x, c1))
+      return rewriter.notifyMatchFailure(op, "not (x // c1) // c2");
+    if (c1 <= 0 || *c2 <= 0 || c1 * *c2 >= (int64_t(1) << 31))
+      return rewriter.notifyMatchFailure(op, "c1, c2 not positive or c1*c2 overflows");
+    Value c = constLike(rewriter, op.getLoc(), op.getType(), c1 * *c2);
+    rewriter.replaceOpWithNewOp<FloorDivOp>(op, x, c);
+    return success();
+  }
+};
+
+/// (x % c1) // c2 -> (x // c2) % (c1 // c2) when c2 divides c1 > 0. (The
+/// seed does not require c1 > 0, which is wrong for a negative c1: x = 1,
+/// c1 = -4, c2 = 2 gives -2 before and 0 after.)
+struct ModDiv : SymbolicPattern<FloorDivOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(FloorDivOp op, PatternRewriter &rewriter) const override {
+    Value x;
+    int64_t c1;
+    std::optional<int64_t> c2 = constInt(op.getRhs());
+    if (!c2 || !matchXCOrdered<FloorModOp>(op.getLhs(), x, c1))
+      return rewriter.notifyMatchFailure(op, "not (x % c1) // c2");
+    if (*c2 <= 0 || c1 <= 0 || pyMod(c1, *c2) != 0)
+      return rewriter.notifyMatchFailure(op, "c2 does not divide c1 > 0");
+    Location loc = op.getLoc();
+    Value q = build<FloorDivOp>(rewriter, loc, x, op.getRhs());
+    Value m = constLike(rewriter, loc, op.getType(), c1 / *c2);
+    rewriter.replaceOpWithNewOp<FloorModOp>(op, q, m);
+    return success();
+  }
+};
+
+/// (x % c1) % c2 -> x % c2 when c2 > 0 divides c1
+struct ModMod : SymbolicPattern<FloorModOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(FloorModOp op, PatternRewriter &rewriter) const override {
+    Value x;
+    int64_t c1;
+    std::optional<int64_t> c2 = constInt(op.getRhs());
+    if (!c2 || !matchXCOrdered<FloorModOp>(op.getLhs(), x, c1))
+      return rewriter.notifyMatchFailure(op, "not (x % c1) % c2");
+    if (*c2 <= 0 || pyMod(c1, *c2) != 0)
+      return rewriter.notifyMatchFailure(op, "c2 does not divide c1");
+    rewriter.replaceOpWithNewOp<FloorModOp>(op, x, op.getRhs());
+    return success();
+  }
+};
+
+/// The terms of a sum, left to right (iterative: sums can be long chains).
+SmallVector<Value> splitTerms(Value x) {
+  SmallVector<Value> terms, stack{x};
+  while (!stack.empty()) {
+    Value u = stack.pop_back_val();
+    if (auto add = u.getDefiningOp<AddOp>()) {
+      stack.push_back(add.getRhs());
+      stack.push_back(add.getLhs());
+    } else {
+      terms.push_back(u);
+    }
+  }
+  return terms;
+}
+
+/// Whether every term of `u` is a multiple of c (the seed's `_divides`).
+bool divides(Value u, int64_t c) {
+  if (std::optional<int64_t> k = constInt(u))
+    return pyMod(*k, c) == 0;
+  if (auto mul = u.getDefiningOp<MulOp>())
+    if (std::optional<int64_t> k = constInt(mul.getRhs()))
+      return pyMod(*k, c) == 0;
+  return false;
+}
+
+/// u / c for a term that `divides` says is a multiple of c.
+Value divided(PatternRewriter &rewriter, Location loc, Value u, int64_t c) {
+  if (std::optional<int64_t> k = constInt(u))
+    return constLike(rewriter, loc, u.getType(), pyFloorDiv(*k, c));
+  auto mul = u.getDefiningOp<MulOp>();
+  int64_t k = *constInt(mul.getRhs());
+  Value kc = constLike(rewriter, loc, u.getType(), pyFloorDiv(k, c));
+  return build<MulOp>(rewriter, loc, mul.getLhs(), kc);
+}
+
+/// (a*c + b) // c -> a + b // c and (a*c + b) % c -> b % c: always true for
+/// floor division (the seed's `_div_sum`).
+template <typename OpTy>
+struct DivSum : SymbolicPattern<OpTy> {
+  using SymbolicPattern<OpTy>::SymbolicPattern;
+  static constexpr bool isMod = std::is_same_v<OpTy, FloorModOp>;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    std::optional<int64_t> c = constInt(op.getRhs());
+    if (!isI32(op.getLhs()) || !c || *c <= 0)
+      return rewriter.notifyMatchFailure(op, "not x op c of i32 with c > 0");
+    SmallVector<Value> quot, rest;
+    for (Value t : splitTerms(op.getLhs()))
+      (divides(t, *c) ? quot : rest).push_back(t);
+    if (quot.empty())
+      return rewriter.notifyMatchFailure(op, "no term is a multiple of c");
+    Location loc = op.getLoc();
+    Type type = op.getType();
+    Value r = rest.empty() ? constLike(rewriter, loc, type, 0) : rest.front();
+    for (Value t : ArrayRef(rest).drop_front(rest.empty() ? 0 : 1))
+      r = build<AddOp>(rewriter, loc, r, t);
+    if (isMod) {
+      rewriter.replaceOp(op, build<FloorModOp>(rewriter, loc, r, op.getRhs()));
+      return success();
+    }
+    Value q = divided(rewriter, loc, quot.front(), *c);
+    for (Value t : ArrayRef(quot).drop_front())
+      q = build<AddOp>(rewriter, loc, q, divided(rewriter, loc, t, *c));
+    Value rq = build<FloorDivOp>(rewriter, loc, r, op.getRhs());
+    rewriter.replaceOp(op, build<AddOp>(rewriter, loc, q, rq));
+    return success();
+  }
+};
+
+/// x // c -> 0 and x % c -> x when bounds say 0 <= x < c
+template <typename OpTy>
+struct DivModBounds : SymbolicPattern<OpTy> {
+  using SymbolicPattern<OpTy>::SymbolicPattern;
+  static constexpr bool isMod = std::is_same_v<OpTy, FloorModOp>;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    std::optional<int64_t> c = constInt(op.getRhs());
+    if (!isI32(op.getLhs()) || !c)
+      return rewriter.notifyMatchFailure(op, "not x op c of i32");
+    IntBounds b = this->bounds(op.getLhs());
+    if (!(0 <= b.min && b.max < *c))
+      return rewriter.notifyMatchFailure(op, "bounds of x not within [0, c)");
+    if (isMod)
+      rewriter.replaceOp(op, op.getLhs());
+    else
+      rewriter.replaceOp(op, constLike(rewriter, op.getLoc(), op.getType(), 0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// cmplt
+//===----------------------------------------------------------------------===//
+
+/// (x + c1) < c2 -> x < c2 - c1 when that fits in i32
+struct LtAddConst : SymbolicPattern<CmpLtOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(CmpLtOp op, PatternRewriter &rewriter) const override {
+    Value x;
+    int64_t c1;
+    std::optional<int64_t> c2 = constInt(op.getRhs());
+    if (!c2 || !matchXC<AddOp>(op.getLhs(), x, c1))
+      return rewriter.notifyMatchFailure(op, "not (x + c1) < c2 of i32");
+    int64_t d = *c2 - c1;
+    if (d < INT32_MIN || d > INT32_MAX)
+      return rewriter.notifyMatchFailure(op, "c2 - c1 does not fit in i32");
+    Value c = constLike(rewriter, op.getLoc(), x.getType(), d);
+    rewriter.replaceOpWithNewOp<CmpLtOp>(op, x, c);
+    return success();
+  }
+};
+
+/// x*c1 < c2 -> x < ceil(c2 / c1) for c1 > 0
+struct LtMulConst : SymbolicPattern<CmpLtOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(CmpLtOp op, PatternRewriter &rewriter) const override {
+    Value x;
+    int64_t c1;
+    std::optional<int64_t> c2 = constInt(op.getRhs());
+    if (!c2 || !matchXC<MulOp>(op.getLhs(), x, c1))
+      return rewriter.notifyMatchFailure(op, "not x*c1 < c2 of i32");
+    if (c1 <= 0)
+      return rewriter.notifyMatchFailure(op, "c1 is not positive");
+    Value c = constLike(rewriter, op.getLoc(), x.getType(), -pyFloorDiv(-*c2, c1));
+    rewriter.replaceOpWithNewOp<CmpLtOp>(op, x, c);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Bounds
+//===----------------------------------------------------------------------===//
+
+/// An integer or bool expression whose bounds pin it to one value is that
+/// value.
+template <typename OpTy>
+struct ConstBounds : SymbolicPattern<OpTy> {
+  using SymbolicPattern<OpTy>::SymbolicPattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
+    Type type = op->getResult(0).getType();
+    Type dtype = getDType(type);
+    if (!dtype.isInteger(1) && !dtype.isInteger(32))
+      return rewriter.notifyMatchFailure(op, "not an integer or bool value");
+    IntBounds b = this->bounds(op->getResult(0));
+    if (!b.isConstant())
+      return rewriter.notifyMatchFailure(op, "bounds do not pin the value");
+    rewriter.replaceOp(op, constLike(rewriter, op.getLoc(), type, b.min));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Registration
+//===----------------------------------------------------------------------===//
+
+void addAddPatterns(RewritePatternSet &p, BoundsCache *cache) {
+  p.add<AddSelf, ReassocAddConst, HoistConstAdd, CombineMulTerms, CombineMulSelf, Recombine,
+        RecombineExtra, ConstBounds<AddOp>>(p.getContext(), cache);
+}
+void addMulPatterns(RewritePatternSet &p, BoundsCache *cache) {
+  p.add<ReassocMulConst, DistributeConstAdd, DistributeMul, ConstBounds<MulOp>>(p.getContext(),
+                                                                               cache);
+}
+void addFloorDivPatterns(RewritePatternSet &p, BoundsCache *cache) {
+  p.add<DivDiv, ModDiv, DivSum<FloorDivOp>, DivModBounds<FloorDivOp>, ConstBounds<FloorDivOp>>(
+      p.getContext(), cache);
+}
+void addFloorModPatterns(RewritePatternSet &p, BoundsCache *cache) {
+  p.add<ModMod, DivSum<FloorModOp>, DivModBounds<FloorModOp>, ConstBounds<FloorModOp>>(
+      p.getContext(), cache);
+}
+void addCmpLtPatterns(RewritePatternSet &p, BoundsCache *cache) {
+  p.add<LtAddConst, LtMulConst, ConstBounds<CmpLtOp>>(p.getContext(), cache);
+}
+
+} // namespace
+
+void mlir::uop::populateSymbolicPatterns(RewritePatternSet &patterns, BoundsCache *cache) {
+  addAddPatterns(patterns, cache);
+  addMulPatterns(patterns, cache);
+  addFloorDivPatterns(patterns, cache);
+  addFloorModPatterns(patterns, cache);
+  addCmpLtPatterns(patterns, cache);
+  patterns.add<ConstBounds<MaxOp>, ConstBounds<CmpNeOp>, ConstBounds<WhereOp>,
+               ConstBounds<CastOp>>(patterns.getContext(), cache);
+}
+
+void AddOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *) {
+  addAddPatterns(results, nullptr);
+}
+void MulOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *) {
+  addMulPatterns(results, nullptr);
+}
+void FloorDivOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *) {
+  addFloorDivPatterns(results, nullptr);
+}
+void FloorModOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *) {
+  addFloorModPatterns(results, nullptr);
+}
+void CmpLtOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
+  addCmpLtPatterns(results, nullptr);
+}
+void MaxOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
+  results.add<ConstBounds<MaxOp>>(context, nullptr);
+}
+void CmpNeOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
+  results.add<ConstBounds<CmpNeOp>>(context, nullptr);
+}
+void WhereOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
+  results.add<ConstBounds<WhereOp>>(context, nullptr);
+}
+void CastOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *context) {
+  results.add<ConstBounds<CastOp>>(context, nullptr);
+}

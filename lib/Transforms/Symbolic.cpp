@@ -1,0 +1,31 @@
+//===- Symbolic.cpp - the uop-symbolic pass --------------------*- C++ -*-===//
+//
+// Folding plus the seed's symbolic rules, driven greedily in program order
+// (the seed rewrites children before parents) with CSE as hash consing, and
+// bounds memoized over the whole rewrite.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rewrite.h"
+#include "Uop/Transforms/Passes.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPSYMBOLICPASS
+#include "Uop/Transforms/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+
+namespace {
+struct UopSymbolicPass : uop::impl::UopSymbolicPassBase<UopSymbolicPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    uop::BoundsCache cache;
+    uop::populateSymbolicPatterns(patterns, &cache);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+    if (failed(uop::rewriteWithSharing(getOperation(), frozen, cache, maxIterations)))
+      signalPassFailure();
+  }
+};
+} // namespace
