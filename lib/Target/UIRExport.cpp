@@ -75,6 +75,7 @@ FailureOr<uint32_t> Exporter::paramNode(Value arg, int64_t slot) {
   n.op = OpKind::Param;
   n.slot = slot;
   n.argDType = *d;
+  n.dtype = *d;
   n.argShape = toVec(getShape(t));
   return intern(std::move(n));
 }
@@ -87,11 +88,13 @@ static uint32_t scalarConst(Graph &g, DType d, int64_t i, double f) {
   n.cval.i = i;
   n.cval.f = (float)f;
   n.cval.half = d == DType::F16;
+  n.dtype = n.cval.dtype;
   uint32_t c = g.intern(n);
   if (d != DType::F16)
     return c;
   Node cast;
   cast.op = OpKind::Cast;
+  cast.dtype = DType::F16;
   cast.src = {c};
   cast.argDType = DType::F16;
   return g.intern(std::move(cast));
@@ -147,6 +150,7 @@ FailureOr<uint32_t> Exporter::constNode(ConstOp op) {
     for (size_t start = 0; start < level.size(); start += k) {
       Node n;
       n.op = OpKind::Stack;
+      n.dtype = *d;
       n.src.assign(level.begin() + start, level.begin() + start + k);
       next.push_back(intern(std::move(n)));
     }
@@ -277,6 +281,15 @@ LogicalResult Exporter::visit(Operation *op) {
     return failure();
   if (isa<ConstOp, ParamOp>(op))
     return success();
+  // The result's dtype (void for effects): the printer needs it to know
+  // which literals read back as themselves.
+  Type rt = op->getResult(0).getType();
+  if (isa<VoidType>(rt))
+    n.dtype = DType::Void;
+  else if (FailureOr<DType> d = dtypeOf(getDType(rt), op->getLoc()); succeeded(d))
+    n.dtype = *d;
+  else
+    return failure();
   ids[op->getResult(0)] = intern(std::move(n));
   return success();
 }

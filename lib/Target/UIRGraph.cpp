@@ -256,18 +256,59 @@ std::vector<uint32_t> Graph::callParams(uint32_t body) const {
   return out;
 }
 
+/// Which sources of `n` print inline. The seed prints every constant inline,
+/// but its parser types a bare literal like the first named operand (`add
+/// %f32, 2` means 2.0), so a constant of another dtype (an i32 in a sink of
+/// f32 values, an f32 call argument of an i32 body) would read back as a
+/// different constant. Those are printed as their own `const` statement, so
+/// that the text always reads back to the same graph.
+static std::vector<bool> inlineSources(const std::vector<Node> &nodes, const Node &n) {
+  std::vector<bool> inl(n.src.size());
+  for (size_t k = 0; k < n.src.size(); ++k)
+    inl[k] = nodes[n.src[k]].op == OpKind::Const;
+  if (n.op == OpKind::Index || n.op == OpKind::Range)
+    return inl; // the parser reads their literals as plain constants
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::optional<DType> like;
+    for (size_t k = n.op == OpKind::Where ? 1 : 0; k < n.src.size() && !like; ++k)
+      if (!inl[k])
+        like = nodes[n.src[k]].dtype;
+    if (!like)
+      break;
+    for (size_t k = 0; k < n.src.size(); ++k) {
+      const ConstVal &c = nodes[n.src[k]].cval;
+      if (inl[k] && c.dtype != DType::Bool && c.dtype != *like) {
+        inl[k] = false;
+        changed = true;
+      }
+    }
+  }
+  return inl;
+}
+
 void Graph::print(uint32_t root, llvm::raw_ostream &os) const {
+  std::vector<uint32_t> order = toposort(root);
+  // Constants that some user cannot print inline get a statement of their own.
+  llvm::DenseSet<uint32_t> namedConsts;
+  for (uint32_t u : order) {
+    std::vector<bool> inl = inlineSources(nodes, nodes[u]);
+    for (size_t k = 0; k < inl.size(); ++k)
+      if (!inl[k] && nodes[nodes[u].src[k]].op == OpKind::Const)
+        namedConsts.insert(nodes[u].src[k]);
+  }
   llvm::DenseMap<uint32_t, unsigned> names;
-  for (uint32_t u : toposort(root)) {
+  for (uint32_t u : order) {
     const Node &n = nodes[u];
-    if (n.op == OpKind::Const && u != root)
+    if (n.op == OpKind::Const && u != root && !namedConsts.count(u))
       continue; // constants are printed inline
     unsigned name = names.size();
     names[u] = name;
     std::vector<std::string> ops, attrs;
-    for (uint32_t s : n.src)
-      ops.push_back(nodes[s].op == OpKind::Const ? formatConst(nodes[s].cval)
-                                             : "%" + std::to_string(names.lookup(s)));
+    std::vector<bool> inl = inlineSources(nodes, n);
+    for (size_t k = 0; k < n.src.size(); ++k)
+      ops.push_back(inl[k] ? formatConst(nodes[n.src[k]].cval)
+                           : "%" + std::to_string(names.lookup(n.src[k])));
     switch (n.op) {
     case OpKind::Buffer:
     case OpKind::Alloc:

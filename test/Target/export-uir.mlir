@@ -127,3 +127,29 @@ func.func @main() -> i1 {
   %0 = uop.const true
   return %0 : i1
 }
+
+// -----
+
+// A bare literal reads back typed like the first named operand, so a constant
+// of another dtype is printed as its own statement (the seed would print
+// `sink %0, 3` and read back 3.0, or `call %1, 7` with an f32 body and read
+// back an f32 argument).
+// CHECK-LABEL: %0 = param : slot=0 dtype=i32
+// CHECK-NEXT: %1 = cast %0 : dtype=f32
+// CHECK-NEXT: %2 = const 7
+// CHECK-NEXT: %3 = call %1, %2 : name=f
+// CHECK-NEXT: %4 = const 3
+// CHECK-NEXT: %5 = sink %3, 2.5, %4, true
+func.func @main() -> !uop.void {
+  %c7 = uop.const 7 : i32
+  %0 = uop.call "f"(%c7 : i32) {
+  ^bb0(%p: i32):
+    %f = uop.cast %p : i32 to f32
+    uop.yield %f : f32
+  }
+  %c25 = uop.const 2.5 : f32
+  %c3 = uop.const 3 : i32
+  %t = uop.const true
+  %s = uop.sink(%0, %c25, %c3, %t : f32, f32, i32, i1)
+  return %s : !uop.void
+}
