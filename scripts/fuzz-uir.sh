@@ -23,4 +23,4 @@ ninja -C "$build" uop-uir-fuzz
 mkdir -p "$build/fuzz-corpus" "$build/fuzz-artifacts"
 exec "$build/bin/uop-uir-fuzz" "$build/fuzz-corpus" "$root/fuzz/corpus" \
   -max_total_time="$secs" -jobs="$jobs" -workers="$jobs" -rss_limit_mb=4096 -timeout=30 \
-  -artifact_prefix="$build/fuzz-artifacts/" -print_final_stats=1
+  -dict="$root/fuzz/uir.dict" -artifact_prefix="$build/fuzz-artifacts/" -print_final_stats=1
