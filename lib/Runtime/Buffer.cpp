@@ -109,9 +109,16 @@ uint16_t uop::rt::floatToHalf(float value) {
 
 std::optional<int64_t> uop::rt::checkedNumel(const std::vector<int64_t> &shape,
                                              size_t elemSize) {
+  // As numpy does, the product of the non-zero dimensions must fit even when
+  // a zero makes the array empty, so the answer does not depend on order.
   int64_t n = 1;
+  bool empty = false;
   for (int64_t d : shape) {
-    if (d < 0 || __builtin_mul_overflow(n, d, &n))
+    if (d < 0)
+      return std::nullopt;
+    if (d == 0)
+      empty = true;
+    else if (__builtin_mul_overflow(n, d, &n))
       return std::nullopt;
   }
   int64_t bytes;
@@ -122,7 +129,7 @@ std::optional<int64_t> uop::rt::checkedNumel(const std::vector<int64_t> &shape,
   if (bytes > std::numeric_limits<int64_t>::max() - 64 ||
       static_cast<uint64_t>(bytes) > std::numeric_limits<size_t>::max() - 64)
     return std::nullopt;
-  return n;
+  return empty ? 0 : n;
 }
 
 std::string uop::rt::shapeString(const std::vector<int64_t> &shape) {
@@ -366,15 +373,17 @@ static std::string formatElem(const HostBuffer &b, int64_t i) {
 namespace {
 struct Formatter {
   const HostBuffer &buf;
-  std::vector<int64_t> strides;
+  // Unsigned: an empty array may have dimensions whose product overflows;
+  // its strides are then meaningless but never used to read an element.
+  std::vector<uint64_t> strides;
   bool summarize;
   static constexpr int64_t kEdge = 3;
   std::string out;
 
-  void emit(size_t dim, int64_t offset) {
+  void emit(size_t dim, uint64_t offset) {
     const std::vector<int64_t> &shape = buf.shape();
     if (dim == shape.size()) {
-      out += formatElem(buf, offset);
+      out += formatElem(buf, static_cast<int64_t>(offset));
       return;
     }
     out += '[';
@@ -387,7 +396,7 @@ struct Formatter {
         out += "..., ";
         i = n - kEdge;
       }
-      emit(dim + 1, offset + i * strides[dim]);
+      emit(dim + 1, offset + static_cast<uint64_t>(i) * strides[dim]);
     }
     out += ']';
   }
@@ -397,10 +406,20 @@ struct Formatter {
 std::string HostBuffer::format(size_t maxElems) const {
   if (!storage)
     return "[]";
-  Formatter f{*this, std::vector<int64_t>(dims.size(), 1),
-              static_cast<uint64_t>(count) > maxElems, {}};
+  // Summarize when the elements, or the (possibly empty) sub-lists of an
+  // empty array such as shape (10^12, 0), are too many to print.
+  bool summarize = static_cast<uint64_t>(count) > maxElems;
+  uint64_t lists = 1;
+  for (int64_t d : dims) {
+    if (__builtin_mul_overflow(lists, static_cast<uint64_t>(d), &lists) ||
+        lists > maxElems) {
+      summarize = true;
+      break;
+    }
+  }
+  Formatter f{*this, std::vector<uint64_t>(dims.size(), 1), summarize, {}};
   for (size_t i = dims.size(); i-- > 1;)
-    f.strides[i - 1] = f.strides[i] * dims[i];
+    f.strides[i - 1] = f.strides[i] * static_cast<uint64_t>(dims[i]);
   f.emit(0, 0);
   return f.out;
 }

@@ -117,6 +117,10 @@ TEST(HostBufferTest, CreateRejectsBadShapes) {
   EXPECT_NE(r.error().find("(4611686018427387904,)"), std::string::npos)
       << r.error();
   EXPECT_TRUE(HostBuffer::create(DType::Bool, {0, 1ll << 62}).ok());
+  // Like numpy: zeros do not excuse an overflowing product, in any order.
+  EXPECT_FALSE(HostBuffer::create(DType::F32, {0, 1ll << 40, 1ll << 40}).ok());
+  EXPECT_FALSE(HostBuffer::create(DType::F32, {1ll << 40, 1ll << 40, 0}).ok());
+  EXPECT_EQ(HostBuffer::create(DType::F32, {1ll << 40, 0})->numel(), 0);
 }
 
 TEST(HostBufferTest, CopiesAreDeep) {
@@ -240,6 +244,13 @@ TEST(HostBufferTest, FormatSummarizes) {
   EXPECT_EQ(b.format(), "[0, 1, 2, ..., 1997, 1998, 1999]");
   EXPECT_EQ(b.format(5000).size(), b.format(5000).size());
   EXPECT_NE(b.format(5000).find("1000, 1001"), std::string::npos);
+  // Empty arrays with huge dimensions neither overflow nor print forever.
+  EXPECT_EQ(HostBuffer(DType::F32, {3, 0}).format(), "[[], [], []]");
+  EXPECT_EQ(HostBuffer(DType::F32, {1ll << 40, 0}).format(),
+            "[[], [], [], ..., [], [], []]");
+  EXPECT_EQ(HostBuffer(DType::F32, {0, 1ll << 40, 1ll << 20}).format(), "[]");
+  EXPECT_LT(HostBuffer(DType::F32, {2, 1ll << 28, 1ll << 28, 0}).format().size(),
+            1000u);
   HostBuffer m(DType::I32, {8, 8});
   for (int i = 0; i < 64; ++i)
     m.as<int32_t>()[i] = i;

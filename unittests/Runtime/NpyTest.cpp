@@ -235,6 +235,12 @@ TEST(NpyTest, AcceptsHeaderVariants) {
     ASSERT_TRUE(r.ok()) << dict << ": " << r.error();
     EXPECT_EQ(r->shape(), (std::vector<int64_t>{2, 3}));
   }
+  // An empty array with a large dimension needs no data.
+  std::string e = makeNpy(dictFor("<i4", "(1099511627776, 0)"), "");
+  Result<HostBuffer> er = readNpyFromMemory(e.data(), e.size(), "e.npy");
+  ASSERT_TRUE(er.ok()) << er.error();
+  EXPECT_EQ(er->numel(), 0);
+  EXPECT_EQ(er->format(), "[[], [], [], ..., [], [], []]");
   // Bool bytes other than 0/1 become 1; trailing bytes are ignored.
   std::string b = makeNpy(dictFor("|b1", "(3,)"), std::string("\x00\x02\xff!", 4));
   Result<HostBuffer> r = readNpyFromMemory(b.data(), b.size(), "b.npy");
@@ -291,6 +297,8 @@ TEST(NpyTest, MalformedInputsAreErrors) {
       {makeNpy(dictFor("<f4", "(4611686018427387904, 4611686018427387904)"),
                ""),
        "x.npy: shape (4611686018427387904, 4611686018427387904) is too large"},
+      {makeNpy(dictFor("<f4", "(0, 4611686018427387904, 4)"), ""),
+       "x.npy: shape (0, 4611686018427387904, 4) is too large"},
       {makeNpy(dictFor("<f4", "(9223372036854775807,)"), ""),
        "x.npy: shape (9223372036854775807,) is too large"},
       {makeNpy(dictFor("<f4", "(1099511627776,)"), "abc"),
