@@ -12,6 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -210,4 +212,25 @@ bool uop::rt::cacheRemove(const std::string &key, const std::string &ext) {
   if (!isSafeName(key) || !(ext.empty() || isSafeName(normalizeExt(ext))))
     return false;
   return unlink(entryPath(key, ext).c_str()) == 0;
+}
+
+size_t uop::rt::cachePruneTemps(int64_t maxAgeSeconds) {
+  std::string dir = cacheDir() + "/tmp";
+  DIR *d = opendir(dir.c_str());
+  if (!d)
+    return 0;
+  time_t cutoff = std::time(nullptr) - static_cast<time_t>(maxAgeSeconds);
+  size_t removed = 0;
+  while (dirent *e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..")
+      continue;
+    std::string path = dir + "/" + name;
+    struct stat st;
+    if (lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        st.st_mtime < cutoff && unlink(path.c_str()) == 0)
+      ++removed;
+  }
+  closedir(d);
+  return removed;
 }

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <set>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -189,6 +190,22 @@ TEST(CacheTest, TempPathsAreUnique) {
   for (auto &v : perThread)
     all.insert(v.begin(), v.end());
   EXPECT_EQ(all.size(), 2000u);
+}
+
+TEST(CacheTest, PruneTemps) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  EXPECT_EQ(cachePruneTemps(), 0u); // no tmp/ yet is fine
+  std::string old = cacheTempPath(".o"), young = cacheTempPath(".o");
+  ASSERT_TRUE(test::writeFile(old, "left by a crashed compile"));
+  ASSERT_TRUE(test::writeFile(young, "a compile in progress"));
+  struct timeval times[2] = {{1000000000, 0}, {1000000000, 0}}; // 2001
+  ASSERT_EQ(utimes(old.c_str(), times), 0);
+  EXPECT_EQ(cachePruneTemps(), 1u);
+  EXPECT_EQ(access(old.c_str(), F_OK), -1);
+  EXPECT_EQ(access(young.c_str(), F_OK), 0);
+  EXPECT_EQ(cachePruneTemps(0) + cachePruneTemps(-10), 1u);
+  EXPECT_TRUE(listDir(tmp.file("tmp")).empty());
 }
 
 /// The content child `i` of a race installs: its index repeated, so a mix of

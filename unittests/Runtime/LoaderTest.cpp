@@ -10,6 +10,9 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <dirent.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace uop::rt;
 using uop::rt::test::ScopedEnv;
@@ -95,6 +98,70 @@ TEST(LoaderTest, CompileCacheLoadAndCall) {
   (*copy)(args);
   EXPECT_EQ(out.as<float>()[4], a.as<float>()[4] + 2.0f * b.as<float>()[4]);
   EXPECT_EQ(copy->library().path(), so);
+}
+
+// The whole protocol from several processes at once, as when many uop-run
+// processes start on the same new program: each looks up, compiles, installs
+// and loads; all get a working kernel and one cache entry remains.
+TEST(LoaderTest, ConcurrentCompilesOfTheSameProgram) {
+  if (!haveCompiler())
+    GTEST_SKIP() << "no C compiler (cc)";
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  constexpr int kProcs = 8;
+  int gate[2];
+  ASSERT_EQ(pipe(gate), 0);
+  std::vector<pid_t> pids;
+  for (int i = 0; i < kProcs; ++i) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      close(gate[1]);
+      char c;
+      (void)!read(gate[0], &c, 1);
+      std::string so = compileCached("-O1");
+      if (so.empty())
+        _exit(10);
+      Result<CpuKernel> k = CpuKernel::load(so);
+      if (!k.ok())
+        _exit(11);
+      HostBuffer a(DType::F32, {3}), b(DType::F32, {3}), out(DType::F32, {3}),
+          n(DType::I32, {});
+      a.fillRandom(i);
+      b.fillRandom(i + 100);
+      n.as<int32_t>()[0] = 3;
+      std::vector<HostBuffer *> bufs = {&a, &b, &out, &n};
+      k.value()(bufs);
+      for (int j = 0; j < 3; ++j)
+        if (out.as<float>()[j] != a.as<float>()[j] + 2.0f * b.as<float>()[j])
+          _exit(12);
+      _exit(0);
+    }
+    pids.push_back(pid);
+  }
+  close(gate[0]);
+  close(gate[1]);
+  for (pid_t pid : pids) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << "child exit " << WEXITSTATUS(status);
+  }
+  // One .so entry, no temporaries.
+  int entries = 0, temps = 0;
+  if (DIR *d = opendir(tmp.path().c_str())) {
+    while (dirent *e = readdir(d))
+      entries += std::string(e->d_name).size() > 3 &&
+                 std::string(e->d_name).find(".so") != std::string::npos;
+    closedir(d);
+  }
+  if (DIR *d = opendir(tmp.file("tmp").c_str())) {
+    while (dirent *e = readdir(d))
+      temps += e->d_name[0] != '.';
+    closedir(d);
+  }
+  EXPECT_EQ(entries, 1);
+  EXPECT_EQ(temps, 0);
 }
 
 TEST(LoaderTest, SharedLibrarySymbols) {

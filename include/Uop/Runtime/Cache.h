@@ -75,6 +75,12 @@ std::string cacheTempPath(const std::string &ext);
 /// true if it existed.
 bool cacheRemove(const std::string &key, const std::string &ext);
 
+/// Removes files in cacheDir()/tmp last modified more than `maxAgeSeconds`
+/// ago: the leftovers of processes that died between cacheTempPath() and
+/// cacheInstall(). Young files may belong to a compile in progress and are
+/// kept. Returns the number removed.
+size_t cachePruneTemps(int64_t maxAgeSeconds = 24 * 3600);
+
 } // namespace uop::rt
 
 #endif // UOP_RUNTIME_CACHE_H
