@@ -192,14 +192,14 @@ void BoundsCache::notifyOperationErased(Operation *op) {
 }
 
 /// How many ops a query without a cache may look at.
-static constexpr unsigned kUncachedBudget = 64;
+static constexpr unsigned kUncachedBudget = 16;
 
 IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
   if (!isIntLike(value.getType()))
     return {INT64_MIN, INT64_MAX};
   llvm::DenseMap<Value, ConstantIntRanges> local;
   auto &memo = cache ? cache->ranges : local;
-  unsigned expanded = 0;
+  unsigned reached = 0;
   auto maxRange = [](Value v) { return ConstantIntRanges::maxRange(bitWidth(v.getType())); };
 
   SmallVector<Value, 16> todo{value};
@@ -222,17 +222,19 @@ IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
     for (Value operand : def->getOperands()) {
       if (!isIntLike(operand.getType()) || memo.count(operand))
         continue;
-      if (!cache && expanded >= kUncachedBudget) {
+      // Without a cache, look at a bounded number of ops (counted as they
+      // are reached, so that a deep chain is not descended either).
+      if (!cache && reached >= kUncachedBudget) {
         memo.try_emplace(operand, maxRange(operand));
         continue;
       }
+      ++reached;
       todo.push_back(operand);
       ready = false;
     }
     if (!ready)
       continue;
     todo.pop_back();
-    ++expanded;
     args.clear();
     for (Value operand : def->getOperands())
       args.push_back(isIntLike(operand.getType()) ? memo.find(operand)->second

@@ -33,7 +33,7 @@ def UopSymbolicPass : Pass<"uop-symbolic"> {
   }];
   let options = [
     Option<"maxIterations", "max-iterations", "int64_t", /*default=*/"10",
-           "Greedy driver iteration limit">];
+           "Greedy driver iteration limit (per rewrite round)">];
 }
 
 def UopInlineCallsPass : Pass<"uop-inline-calls"> {
