@@ -51,7 +51,8 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // UOP_CONVERSION_PASSES_TD

@@ -21,6 +21,7 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
@@ -95,10 +96,23 @@ static void registerTranslations(MLIRContext *ctx) {
   ctx->appendDialectRegistry(registry);
 }
 
+/// scf-to-cf and cf-to-llvm carry an scf.for's loop hints along as the
+/// discardable `llvm.loop_annotation` of the back edge; the LLVM IR export
+/// reads the branch's own `loop_annotation`.
+static void attachLoopAnnotations(ModuleOp module) {
+  module.walk([](LLVM::BrOp br) {
+    if (auto a = br->getAttrOfType<LLVM::LoopAnnotationAttr>("llvm.loop_annotation")) {
+      br.setLoopAnnotationAttr(a);
+      br->removeAttr("llvm.loop_annotation");
+    }
+  });
+}
+
 std::unique_ptr<llvm::Module>
 mlir::uop::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &ctx,
                                       const CpuCodegenOptions &options) {
   registerTranslations(module.getContext());
+  attachLoopAnnotations(module);
   std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, ctx, "uop");
   if (!llvmModule) {
     module.emitError("translation to LLVM IR failed");
@@ -145,7 +159,7 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
   std::string key = ::uop::rt::hashKey(ir + "\n// target=" + tm->getTargetTriple().str() +
                                 "\n// cpu=" + tm->getTargetCPU().str() + "\n// features=" +
                                 tm->getTargetFeatureString().str() + "\n// O" +
-                                std::to_string(options.optLevel) + "\n// uop-cpu-v1");
+                                std::to_string(options.optLevel) + "\n// uop-cpu-v4");
   std::string cached = ::uop::rt::cacheLookup(key, ".so");
   if (!cached.empty())
     return cached;
