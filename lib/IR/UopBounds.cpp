@@ -110,6 +110,10 @@ IntBounds mlir::uop::inferUopBounds(Operation *op, ArrayRef<IntBounds> in) {
 //===----------------------------------------------------------------------===//
 
 static bool isIntLike(Type type) {
+  if (isa<IntegerType>(type))
+    return true;
+  if (isa<Float32Type, Float16Type>(type))
+    return false;
   Type dtype = getElementTypeOrSelf(type);
   return isa<IntegerType, IndexType>(dtype);
 }
@@ -195,6 +199,11 @@ void BoundsCache::notifyOperationErased(Operation *op) {
 static constexpr unsigned kUncachedBudget = 16;
 
 IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
+  if (cache) {
+    auto it = cache->ranges.find(value);
+    if (it != cache->ranges.end())
+      return fromRanges(it->second);
+  }
   if (!isIntLike(value.getType()))
     return {INT64_MIN, INT64_MAX};
   llvm::DenseMap<Value, ConstantIntRanges> local;

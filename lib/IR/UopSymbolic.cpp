@@ -27,18 +27,22 @@ namespace {
 
 bool isI32(Value v) { return getDType(v.getType()).isInteger(32); }
 
-/// The value of an integer constant (scalar or splat).
+/// The value of an integer constant (scalar or splat). Constants are
+/// `uop.const` (the dialect's materializer makes them), looked at directly:
+/// m_Constant would fold the op on every query.
 std::optional<int64_t> constInt(Value v) {
-  Attribute attr;
-  if (!matchPattern(v, m_Constant(&attr)))
+  auto c = v.getDefiningOp<ConstOp>();
+  if (!c)
     return std::nullopt;
-  std::optional<Scalar> s = getSplatValue(attr);
+  if (auto integer = dyn_cast<IntegerAttr>(c.getValue()))
+    return getElement(integer, 0).i;
+  std::optional<Scalar> s = getSplatValue(c.getValue());
   if (!s || s->isFloat)
     return std::nullopt;
   return s->i;
 }
 
-bool isConst(Value v) { return matchPattern(v, m_Constant()); }
+bool isConst(Value v) { return v.getDefiningOp<ConstOp>() || matchPattern(v, m_Constant()); }
 
 int64_t wrap32(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
 int64_t pyFloorDiv(int64_t a, int64_t b) {

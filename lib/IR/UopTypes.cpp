@@ -21,6 +21,12 @@ void UopDialect::registerTypes() {
 }
 
 ArrayRef<int64_t> mlir::uop::getShape(Type type) {
+  // Fast paths first: the ShapedType interface lookup is slow, and the
+  // rewrite rules ask for shapes and dtypes of every operand.
+  if (isa<IntegerType, Float32Type, Float16Type>(type))
+    return {};
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
   if (auto shaped = dyn_cast<ShapedType>(type))
     if (shaped.hasRank())
       return shaped.getShape();
@@ -28,6 +34,10 @@ ArrayRef<int64_t> mlir::uop::getShape(Type type) {
 }
 
 Type mlir::uop::getDType(Type type) {
+  if (isa<IntegerType, Float32Type, Float16Type>(type))
+    return type;
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getElementType();
   if (auto shaped = dyn_cast<ShapedType>(type))
     return shaped.getElementType();
   if (auto ptr = dyn_cast<PtrType>(type))

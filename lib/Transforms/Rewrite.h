@@ -24,7 +24,12 @@ namespace mlir::uop {
 inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatternSet &patterns,
                                         BoundsCache &cache, int64_t maxIterations) {
   GreedyRewriteConfig config;
-  config.setUseTopDownTraversal(true).setMaxIterations(maxIterations).setListener(&cache);
+  // The driver erases ops as they die, so the region simplification sweep
+  // (dead code, block merging) after each iteration is not needed.
+  config.setUseTopDownTraversal(true)
+      .setMaxIterations(maxIterations)
+      .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
+      .setListener(&cache);
   for (int round = 0; round < 8; ++round) {
     bool changed = false;
     if (failed(applyPatternsGreedily(op, patterns, config, &changed)))
