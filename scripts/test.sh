@@ -15,7 +15,8 @@ LOG="$(mktemp)"
 ninja -C "$BUILD" check-uop 2>&1 | tee "$LOG"
 rc=${PIPESTATUS[0]}
 
-count() { grep -E "^ *$1: +[0-9]+" "$LOG" | tail -1 | grep -oE "[0-9]+ " | head -1 | tr -d ' '; }
+# lit's summary lines look like "  Passed     : 136 (98.55%)".
+count() { grep -E "^ *$1 *: +[0-9]+" "$LOG" | tail -1 | sed -E 's/^[^:]*: +([0-9]+).*/\1/'; }
 passed=$(( $(count "Passed" || true) + $(count "Expectedly Failed" || true) + 0 ))
 failed=$(( $(count "Failed" || true) + $(count "Unresolved" || true) + $(count "Timed Out" || true) + $(count "Unexpectedly Passed" || true) + 0 ))
 skipped=$(( $(count "Unsupported" || true) + $(count "Skipped" || true) + 0 ))
