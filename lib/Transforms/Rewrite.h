@@ -3,7 +3,8 @@
 // Internal to UopTransforms: greedy rewriting in program order (the seed
 // rewrites children before parents) alternated with CSE (the seed's hash
 // consing, which the rules rely on when they ask "the same x"), until
-// neither changes anything.
+// neither changes anything; rounds after the first revisit only what CSE
+// changed, so the whole stays linear in the graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,35 +14,60 @@
 #include "Uop/IR/UopBounds.h"
 
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::uop {
 
-/// Rewrites `op` with `patterns` to a fixed point, sharing equal subgraphs
-/// between rounds. Bounds are memoized in `cache` (the driver's listener).
+/// Forwards to the bounds cache and records the ops that CSE modified (the
+/// users of merged values): the next round revisits only those.
+struct SharingListener : RewriterBase::ForwardingListener {
+  explicit SharingListener(BoundsCache &cache) : ForwardingListener(&cache) {}
+  void notifyOperationModified(Operation *op) override {
+    touched.insert(op);
+    ForwardingListener::notifyOperationModified(op);
+  }
+  void notifyOperationErased(Operation *op) override {
+    touched.remove(op);
+    ForwardingListener::notifyOperationErased(op);
+  }
+  llvm::SetVector<Operation *> touched;
+};
+
+/// Rewrites `op` with `patterns` to a fixed point, sharing equal subgraphs:
+/// one greedy rewrite of everything, then CSE; while CSE merges values, the
+/// ops whose operands it changed (and what their rewrites touch) are
+/// rewritten again, then CSE runs again. Bounds are memoized in `cache` (the
+/// drivers' listener).
 inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatternSet &patterns,
                                         BoundsCache &cache, int64_t maxIterations) {
-  GreedyRewriteConfig config;
   // The driver erases ops as they die, so the region simplification sweep
   // (dead code, block merging) after each iteration is not needed.
+  GreedyRewriteConfig config;
   config.setUseTopDownTraversal(true)
       .setMaxIterations(maxIterations)
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
       .setListener(&cache);
-  for (int round = 0; round < 8; ++round) {
-    bool changed = false;
-    if (failed(applyPatternsGreedily(op, patterns, config, &changed)))
-      return failure();
-    if (round > 0 && !changed)
-      return success();
-    IRRewriter rewriter(op->getContext(), &cache);
+  if (failed(applyPatternsGreedily(op, patterns, config)))
+    return failure();
+  SharingListener listener(cache);
+  for (int round = 0; round < 64; ++round) {
+    listener.touched.clear();
+    IRRewriter rewriter(op->getContext(), &listener);
     DominanceInfo domInfo(op);
     bool shared = false;
     eliminateCommonSubExpressions(rewriter, domInfo, op, &shared);
-    if (!shared)
-      return success();
+    if (!shared || listener.touched.empty())
+      break;
+    SmallVector<Operation *> ops(listener.touched.begin(), listener.touched.end());
+    bool changed = false;
+    if (failed(applyOpPatternsGreedily(ops, patterns, config, &changed)))
+      return failure();
+    if (!changed)
+      break;
   }
   return success();
 }
