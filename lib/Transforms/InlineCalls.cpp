@@ -22,10 +22,12 @@ using namespace mlir::uop;
 Value mlir::uop::inlineCall(RewriterBase &rewriter, CallOp call) {
   Block &body = call.getBody().front();
   YieldOp yield = call.getYield();
-  Value result = yield.getValue();
   rewriter.inlineBlockBefore(&body, call, call.getArgs());
-  rewriter.replaceOp(call, result);
+  // Read the result only now: a body that yields a parameter yields the
+  // argument that replaced it.
+  Value result = yield.getValue();
   rewriter.eraseOp(yield);
+  rewriter.replaceOp(call, result);
   return result;
 }
 

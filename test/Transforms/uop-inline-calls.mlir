@@ -1,4 +1,4 @@
-// RUN: uop-opt %s -uop-inline-calls | FileCheck %s
+// RUN: uop-opt %s -uop-inline-calls -split-input-file | FileCheck %s
 //
 // The seed's inline_call: bodies replace calls, parameters replaced by the
 // arguments; nested calls are their own scope (test_w01
@@ -27,5 +27,19 @@ func.func @nested(%x: i32) -> i32 {
   // CHECK: %[[R:.*]] = uop.add %[[M]], %[[C3]] : i32
   // CHECK-NOT: uop.call
   // CHECK: return %[[R]]
+  return %0 : i32
+}
+
+// -----
+
+// A body that yields its parameter yields the argument.
+// CHECK-LABEL: func.func @identity
+// CHECK-SAME: (%[[X:.*]]: i32)
+func.func @identity(%x: i32) -> i32 {
+  %0 = uop.call "id"(%x : i32) {
+  ^bb0(%p: i32):
+    uop.yield %p : i32
+  }
+  // CHECK-NEXT: return %[[X]]
   return %0 : i32
 }
