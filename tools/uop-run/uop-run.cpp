@@ -4,7 +4,10 @@
 //           [--random-inputs[=SEED]] [--output SLOT=FILE.npy]... [--print]
 //           [--bench=N]
 //
-// PROGRAM is .uir or .mlir. A kernel-level program (L2: its result is a
+// PROGRAM is .uir or .mlir. A shaped program (L1: its result is a value) is
+// lowered by uop-rangeify into one kernel that stores the value into a new
+// buffer slot; `--output FILE.npy` saves the value with its shape and dtype,
+// `--print` prints it. A kernel-level program (L2: its result is a
 // uop.sink of stores) runs with its buffers read and written in place: every
 // buffer slot the kernel loads from needs an input (or --random-inputs);
 // slots it only stores to start zeroed. `--output SLOT=FILE` saves a buffer
@@ -195,9 +198,22 @@ int main(int argc, char **argv) {
   if (!main)
     fail(inputFile + ": no func.func @main to run");
   auto ret = dyn_cast<func::ReturnOp>(main.getBody().front().getTerminator());
-  if (!ret || ret.getNumOperands() != 1 || !ret.getOperand(0).getDefiningOp<mlir::uop::SinkOp>())
-    fail(inputFile + ": @main is not a kernel graph (its result must be a uop.sink of "
-                     "stores); shaped (L1) programs need uop-kernelize and uop-rangeify");
+  if (!ret || ret.getNumOperands() != 1)
+    fail(inputFile + ": @main must return one value (a shaped program) or the uop.sink of a "
+                     "kernel graph");
+  // A shaped program (L1): its value is computed into a new output slot.
+  std::optional<int64_t> outputSlot;
+  std::vector<int64_t> outputShape;
+  if (!isa<mlir::uop::VoidType>(ret.getOperand(0).getType())) {
+    if (failed(mlir::uop::rangeifyFunction(main)))
+      return 1;
+    outputSlot = main->getAttrOfType<IntegerAttr>("uop.output_slot").getInt();
+    auto shape = main->getAttrOfType<DenseI64ArrayAttr>("uop.output_shape").asArrayRef();
+    outputShape.assign(shape.begin(), shape.end());
+  }
+  ret = cast<func::ReturnOp>(main.getBody().front().getTerminator());
+  if (!ret.getOperand(0).getDefiningOp<mlir::uop::SinkOp>())
+    fail(inputFile + ": @main is not a kernel graph (its result must be a uop.sink of stores)");
 
   std::map<int64_t, Slot> slots = collectSlots(main);
 
@@ -247,6 +263,8 @@ int main(int argc, char **argv) {
              it->second + " holds " + std::to_string(buf.value().numel()) + " x " +
              rt::dtypeName(buf.value().dtype()));
       buffers.push_back(std::move(buf.value()));
+    } else if (outputSlot && id == *outputSlot) {
+      buffers.emplace_back(s.dtype, outputShape); // the program's value, with its shape
     } else {
       buffers.emplace_back(s.dtype, std::vector<int64_t>{s.size});
       if (seed)
@@ -276,6 +294,16 @@ int main(int argc, char **argv) {
   for (auto &[id, s] : slots)
     index[id] = i++;
   for (const std::string &arg : outputs) {
+    if (!StringRef(arg).contains('=')) {
+      // --output FILE.npy: the value of a shaped program, with its shape.
+      if (!outputSlot)
+        fail("--output " + arg + ": a kernel-level program has no value; save a buffer "
+                                 "with --output SLOT=FILE.npy");
+      auto ok = rt::writeNpy(arg, buffers[index[*outputSlot]]);
+      if (!ok.ok())
+        fail(ok.error());
+      continue;
+    }
     auto [slot, path] = parseSlotArg("output", arg);
     if (!index.count(slot))
       fail("--output " + arg + ": the program has no buffer slot " + std::to_string(slot));
@@ -283,7 +311,9 @@ int main(int argc, char **argv) {
     if (!ok.ok())
       fail(ok.error());
   }
-  if (printBuffers)
+  if (printBuffers && outputSlot)
+    llvm::outs() << buffers[index[*outputSlot]].format() << "\n";
+  else if (printBuffers)
     for (auto &[id, s] : slots)
       if (s.written)
         llvm::outs() << "slot " << id << ": " << buffers[index[id]].format() << "\n";

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
+#include "Uop/IR/UopDialect.h"
 
 namespace mlir::uop {
 
@@ -21,6 +22,10 @@ namespace mlir::uop {
 /// function's arguments in slot order. Emits a diagnostic and fails on a
 /// graph that cannot be scheduled.
 LogicalResult linearizeKernel(func::FuncOp func);
+
+/// Lowers the shaped program in `func` (its result a value) to a kernel graph
+/// that stores the value into a new buffer slot (the seed's rangeify.lower).
+LogicalResult rangeifyFunction(func::FuncOp func);
 
 #define GEN_PASS_REGISTRATION
 #include "Uop/Conversion/Passes.h.inc"

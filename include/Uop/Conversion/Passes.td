@@ -55,4 +55,30 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def UopRangeifyPass : Pass<"uop-rangeify", "::mlir::func::FuncOp"> {
+  let summary = "Lower a shaped program (L1) to a kernel graph (L2) storing its value";
+  let description = [{
+    The seed's `rangeify.lower`: every output axis gets a `uop.range`, and
+    each node is asked for its scalar value at an index, which is pushed down
+    the graph: a buffer becomes a load of an index, ALU ops apply to their
+    sources' values, `reshape` ravels and unravels the index, `expand` pins
+    size-1 axes to 0, `permute` permutes it back, `shrink` offsets it, a
+    `stack` becomes a chain of `where`s, and a `reduce` an accumulator
+    (`uop.alloc`) updated in new `reduce` ranges (nested reduces too). The
+    value is stored element by element into a new output buffer whose slot is
+    one past the program's last buffer slot (attributes `uop.output_slot`,
+    `uop.output_shape`); then the kernel is simplified (fold + symbolic rules).
+
+    Not yet: `#uop.opts` (upcast, unroll, thread, tile, gpu, local) and
+    kernelize's materialization points; `uop.stage` is computed inline.
+
+    ```mlir
+    // before: %0 = uop.mul %a, %b : tensor<4xf32>; return %0
+    // after:  %r = uop.range %c4 idx 0 <loop>, loads of %a[%r] and %b[%r],
+    //         a store into uop.buffer 2, uop.end, uop.sink
+    ```
+  }];
+  let dependentDialects = ["::mlir::uop::UopDialect"];
+}
+
 #endif // UOP_CONVERSION_PASSES_TD
