@@ -35,10 +35,18 @@ namespace {
 
 using Index = SmallVector<Value, 4>;
 
+/// The value for `axis` in an axis/value pair list of #uop.opts, or `dflt`.
+static int64_t lookupAxis(ArrayRef<int64_t> pairs, int64_t axis, int64_t dflt) {
+  for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+    if (pairs[i] == axis)
+      return pairs[i + 1];
+  return dflt;
+}
+
 class Rangeifier {
 public:
-  Rangeifier(func::FuncOp func, OpBuilder &b)
-      : func(func), b(b), loc(func.getLoc()), ctx(func.getContext()) {}
+  Rangeifier(func::FuncOp func, OpBuilder &b, OptsAttr opts)
+      : func(func), b(b), loc(func.getLoc()), ctx(func.getContext()), opts(opts) {}
 
   /// Lowers `root` into stores into a new buffer; returns the sink.
   FailureOr<Value> lower(Value root, int64_t outSlot);
@@ -69,7 +77,18 @@ private:
   OpBuilder &b;
   Location loc;
   MLIRContext *ctx;
+  OptsAttr opts;
   int64_t nextRange = 0, nextAlloc = 0;
+
+  /// An axis split as index = base * factor + c (base a RANGE or constant 0).
+  struct Part {
+    Value base;
+    int64_t factor;
+  };
+  Part axisParts(int64_t size, int64_t factor, AxisKind kind);
+  FailureOr<Part> gpuAxis(int64_t size, int64_t local, int64_t factor);
+  /// Every index tuple with the unrolled part of each axis fixed (the seed's _combos).
+  SmallVector<Index> combos(ArrayRef<Part> parts);
   std::map<std::pair<Value, SmallVector<Value, 4>>, Value,
            std::function<bool(const std::pair<Value, SmallVector<Value, 4>> &,
                               const std::pair<Value, SmallVector<Value, 4>> &)>>
@@ -80,7 +99,7 @@ private:
             a.second.begin(), a.second.end(), b.second.begin(), b.second.end(),
             [](Value x, Value y) { return x.getAsOpaquePointer() < y.getAsOpaquePointer(); });
       }};
-  DenseMap<Operation *, SmallVector<std::pair<SmallVector<Value>, SmallVector<Value>>>>
+  DenseMap<Operation *, SmallVector<std::pair<SmallVector<Value>, SmallVector<Part>>>>
       reduceRanges;
   DenseMap<std::pair<int64_t, Type>, Value> buffers;
 };
@@ -292,7 +311,7 @@ FailureOr<Value> Rangeifier::reduce(ReduceOp op, ArrayRef<Value> idx) {
   ArrayRef<int64_t> rshape = xshape.take_back(n);
   // Copies of the same reduce share one loop per set of output ranges.
   SmallVector<Value> outRanges = rangesIn(idx);
-  SmallVector<Value> parts;
+  SmallVector<Part> parts;
   bool found = false;
   for (auto &[key, ps] : reduceRanges[op])
     if (key == outRanges) {
@@ -300,27 +319,39 @@ FailureOr<Value> Rangeifier::reduce(ReduceOp op, ArrayRef<Value> idx) {
       found = true;
     }
   if (!found) {
-    for (int64_t s : rshape)
-      parts.push_back(s > 1 ? rng(s, AxisKind::Reduce) : c32(0));
+    for (auto [k, s] : llvm::enumerate(rshape))
+      parts.push_back(axisParts(s, (int64_t)k == n - 1 ? opts.getUnroll() : 1, AxisKind::Reduce));
     reduceRanges[op].push_back({outRanges, parts});
   }
-  Index full(idx.begin(), idx.end());
-  full.append(parts.begin(), parts.end());
-  auto val = rangeify(x, full);
-  if (failed(val))
-    return failure();
-  SmallVector<Value> real;
-  for (Value p : parts)
-    if (p.getDefiningOp<RangeOp>())
-      real.push_back(p);
-  if (real.empty())
-    return *val;
-  Type dtype = getDType(op.getType());
+  SmallVector<Value> vals;
+  for (const Index &c : combos(parts)) {
+    Index full(idx.begin(), idx.end());
+    full.append(c.begin(), c.end());
+    auto v = rangeify(x, full);
+    if (failed(v))
+      return failure();
+    vals.push_back(*v);
+  }
   auto binop = [&](Value a, Value c) -> Value {
     if (op.getKind() == ReduceKind::Add)
       return AddOp::create(b, loc, a, c);
     return MaxOp::create(b, loc, a, c);
   };
+  // An unrolled reduce axis: a balanced tree.
+  while (vals.size() > 1) {
+    SmallVector<Value> next;
+    for (size_t i = 0; i < vals.size(); i += 2)
+      next.push_back(i + 1 < vals.size() ? binop(vals[i], vals[i + 1]) : vals[i]);
+    vals = std::move(next);
+  }
+  SmallVector<Value> real;
+  for (const Part &p : parts)
+    if (p.base.getDefiningOp<RangeOp>())
+      real.push_back(p.base);
+  if (real.empty())
+    return vals[0];
+  Value *val = &vals[0];
+  Type dtype = getDType(op.getType());
   Value acc = alloc(dtype);
   Value zero = c32(0);
   // The accumulator lives inside the loops the output index uses...
@@ -339,6 +370,47 @@ FailureOr<Value> Rangeifier::reduce(ReduceOp op, ArrayRef<Value> idx) {
   return Value(LoadOp::create(b, loc, IndexOp::create(b, loc, done, ValueRange{zero})));
 }
 
+Rangeifier::Part Rangeifier::axisParts(int64_t size, int64_t factor, AxisKind kind) {
+  if (factor > 1 && size % factor == 0)
+    return {size > factor ? rng(size / factor, kind) : c32(0), factor};
+  return {size > 1 ? rng(size, kind) : c32(0), 1};
+}
+
+FailureOr<Rangeifier::Part> Rangeifier::gpuAxis(int64_t size, int64_t local, int64_t factor) {
+  // size = blocks * local * factor: index = (gidx * local + lidx) * factor + c.
+  if (size % (local * factor) != 0)
+    return func.emitOpError("uop-rangeify: axis of size ")
+           << size << " is not divisible by local " << local << " * upcast " << factor;
+  int64_t blocks = size / (local * factor);
+  Value g = blocks > 1 ? rng(blocks, AxisKind::Global) : c32(0);
+  if (local == 1)
+    return Part{g, factor};
+  Value l = rng(local, AxisKind::Local);
+  return Part{AddOp::create(b, loc, MulOp::create(b, loc, g, c32(local)), l), factor};
+}
+
+SmallVector<Index> Rangeifier::combos(ArrayRef<Part> parts) {
+  SmallVector<Index> out{{}};
+  for (const Part &p : parts) {
+    APInt c;
+    bool known0 = matchPattern(p.base, m_ConstantInt(&c)) && c.isZero();
+    SmallVector<Index> next;
+    for (const Index &prefix : out)
+      for (int64_t k = 0; k < p.factor; ++k) {
+        Index i = prefix;
+        if (known0)
+          i.push_back(c32(k));
+        else if (p.factor > 1)
+          i.push_back(AddOp::create(b, loc, MulOp::create(b, loc, p.base, c32(p.factor)), c32(k)));
+        else
+          i.push_back(p.base);
+        next.push_back(std::move(i));
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
 FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
   ArrayRef<int64_t> shape = getShape(root.getType());
   Type dtype = getDType(root.getType());
@@ -349,21 +421,107 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
   auto outType = MemRefType::get({std::max<int64_t>(1, numel)}, dtype,
                                  MemRefLayoutAttrInterface(), global);
   Value out = BufferOp::create(b, loc, outType, b.getI64IntegerAttr(outSlot));
-  Index idx;
-  for (int64_t s : shape)
-    idx.push_back(s > 1 ? rng(s, AxisKind::Loop) : c32(0));
-  auto val = rangeify(root, idx);
-  if (failed(val))
-    return failure();
-  Value flat = shape.empty() ? c32(0)
-                             : simplify(ravel(b, loc, idx, shape, [&](int64_t v) { return c32(v); }));
-  Value store = StoreOp::create(b, loc, IndexOp::create(b, loc, out, ValueRange{flat}), *val);
-  SmallVector<Value> loops;
-  for (Value i : idx)
-    if (i.getDefiningOp<RangeOp>())
-      loops.push_back(i);
-  Value body = loops.empty() ? store : Value(EndOp::create(b, loc, store, loops));
+  int64_t rank = shape.size();
+  SmallVector<Part> plist(rank);
+  if (opts.getGpu()) {
+    // Each output axis gets a GLOBAL range and optionally a LOCAL one.
+    for (int64_t k = 0; k < rank; ++k) {
+      auto p = gpuAxis(shape[k], lookupAxis(opts.getLocal(), k, 1),
+                       lookupAxis(opts.getUpcast(), k, 1));
+      if (failed(p))
+        return failure();
+      plist[k] = *p;
+    }
+  } else {
+    // The THREAD axis gets the lowest range index: it is the outermost loop.
+    int64_t thread = opts.hasThread() && opts.getThread() < rank ? opts.getThread() : -1;
+    SmallVector<int64_t> order;
+    if (thread >= 0)
+      order.push_back(thread);
+    for (int64_t k = 0; k < rank; ++k)
+      if (k != thread)
+        order.push_back(k);
+    // Tiled axes: every block loop first (outer), then the loops in a block.
+    SmallVector<std::pair<int64_t, int64_t>> tiled;
+    ArrayRef<int64_t> tile = opts.getTile();
+    for (size_t i = 0; i + 1 < tile.size(); i += 2) {
+      int64_t k = tile[i], t = tile[i + 1];
+      if (k < rank && 1 < t && t < shape[k] && shape[k] % t == 0 &&
+          t % lookupAxis(opts.getUpcast(), k, 1) == 0)
+        tiled.push_back({k, t});
+    }
+    DenseMap<int64_t, Value> outer;
+    for (auto [k, t] : tiled)
+      outer[k] = rng(shape[k] / t, k == thread ? AxisKind::Thread : AxisKind::Loop);
+    for (int64_t k : order) {
+      int64_t f = lookupAxis(opts.getUpcast(), k, 1);
+      auto it = llvm::find_if(tiled, [&](auto &p) { return p.first == k; });
+      if (it != tiled.end()) {
+        int64_t inner = it->second / f;
+        Value base = outer[k];
+        if (inner > 1)
+          base = AddOp::create(b, loc, MulOp::create(b, loc, outer[k], c32(inner)),
+                               rng(inner, AxisKind::Loop));
+        plist[k] = {base, f};
+      } else {
+        plist[k] = axisParts(shape[k], f, k == thread ? AxisKind::Thread : AxisKind::Loop);
+      }
+    }
+  }
+  SmallVector<Value> stores;
+  for (const Index &idx : combos(plist)) {
+    auto val = rangeify(root, idx);
+    if (failed(val))
+      return failure();
+    Value flat = shape.empty() ? c32(0)
+                               : ravel(b, loc, idx, shape, [&](int64_t v) { return c32(v); });
+    stores.push_back(StoreOp::create(b, loc, IndexOp::create(b, loc, out, ValueRange{flat}), *val));
+  }
+  SmallVector<Value> bases;
+  for (const Part &p : plist)
+    bases.push_back(p.base);
+  SmallVector<Value> loops = rangesIn(bases);
+  Value body = stores.size() == 1 ? stores[0] : Value(SinkOp::create(b, loc, stores));
+  if (!loops.empty())
+    body = EndOp::create(b, loc, body, loops);
   return Value(SinkOp::create(b, loc, ValueRange{body}));
+}
+
+/// Unrolled copies each END the same shared loop: merge them into one END
+/// over a SINK (the seed's merge_ends).
+static void mergeEnds(func::FuncOp func) {
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    std::map<SmallVector<void *>, SmallVector<EndOp>> groups;
+    func.walk([&](EndOp end) {
+      SmallVector<void *> key;
+      for (Value r : end.getRanges())
+        key.push_back(r.getAsOpaquePointer());
+      groups[key].push_back(end);
+    });
+    for (auto &[key, ends] : groups) {
+      if (ends.size() < 2)
+        continue;
+      // Insert after the last of them so every source dominates.
+      EndOp last = ends.front();
+      for (EndOp e : ends)
+        if (last->isBeforeInBlock(e))
+          last = e;
+      OpBuilder b(last->getBlock(), std::next(last->getIterator()));
+      SmallVector<Value> srcs;
+      for (EndOp e : ends)
+        srcs.push_back(e.getSrc());
+      Value sink = SinkOp::create(b, last.getLoc(), srcs);
+      auto merged = EndOp::create(b, last.getLoc(), sink, ends.front().getRanges());
+      for (EndOp e : ends) {
+        e.getResult().replaceAllUsesWith(merged.getResult());
+        e.erase();
+      }
+      changed = true;
+      break;
+    }
+  }
 }
 
 struct UopRangeifyPass : uop::impl::UopRangeifyPassBase<UopRangeifyPass> {
@@ -392,7 +550,10 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func) {
   int64_t outSlot = 0;
   func.walk([&](BufferOp buf) { outSlot = std::max(outSlot, buf.getSlotAttr().getInt() + 1); });
   OpBuilder b(ret);
-  Rangeifier r(func, b);
+  auto opts = func->getAttrOfType<OptsAttr>("uop.opts");
+  if (!opts)
+    opts = OptsAttr::get(func.getContext(), {}, -1, 1, {}, false, {});
+  Rangeifier r(func, b, opts);
   FailureOr<Value> sink = r.lower(root, outSlot);
   if (failed(sink))
     return failure();
@@ -401,6 +562,7 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func) {
   func.setType(FunctionType::get(func.getContext(), {}, {sink->getType()}));
   func->setAttr("uop.output_slot", b.getI64IntegerAttr(outSlot));
   func->setAttr("uop.output_shape", b.getDenseI64ArrayAttr(shape));
+  mergeEnds(func);
   // The seed's final simplify: fold and apply the symbolic rules to the
   // kernel (this also drops the shaped graph, now dead).
   {

@@ -15,3 +15,12 @@ func.func @range_in_l1() -> i32 {
   %r = uop.range %c4 idx 0 <loop>
   return %r : i32
 }
+
+// -----
+
+// expected-error @+1 {{'func.func' op uop-rangeify: axis of size 10 is not divisible by local 4 * upcast 1}}
+func.func @gpu_indivisible() -> tensor<10xf32> attributes {uop.opts = #uop.opts<gpu, local = {0: 4}>} {
+  %a = uop.buffer 0 : tensor<10xf32>
+  %0 = uop.sin %a : tensor<10xf32>
+  return %0 : tensor<10xf32>
+}

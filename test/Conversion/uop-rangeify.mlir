@@ -52,3 +52,44 @@ func.func @kernel() -> !uop.void {
   %k = uop.sink()
   return %k : !uop.void
 }
+
+// -----
+
+// upcast {0: 2}: two unrolled copies per iteration of a halved loop; the
+// copies END the same loop once, over a SINK (the seed's merge_ends).
+// CHECK-LABEL: func.func @upcast
+// CHECK: %[[R:.*]] = uop.range %{{.*}} idx 0 <loop>
+// CHECK-COUNT-2: uop.store
+// CHECK: %[[S:.*]] = uop.sink(%{{.*}}, %{{.*}} : !uop.void, !uop.void)
+// CHECK: uop.end %[[S]], %[[R]] : !uop.void
+// CHECK-NOT: uop.end
+func.func @upcast() -> tensor<8xf32> attributes {uop.opts = #uop.opts<upcast = {0: 2}>} {
+  %a = uop.buffer 0 : tensor<8xf32>
+  %0 = uop.exp2 %a : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// thread = 1 makes axis 1 the outermost loop (range idx 0) and a THREAD range.
+// CHECK-LABEL: func.func @thread
+// CHECK-DAG: uop.range %{{.*}} idx 0 <thread>
+// CHECK-DAG: uop.range %{{.*}} idx 1 <loop>
+func.func @thread() -> tensor<4x6xf32> attributes {uop.opts = #uop.opts<thread = 1>} {
+  %a = uop.buffer 0 : tensor<24xf32>
+  %0 = uop.reshape %a, [4, 6] : tensor<24xf32>
+  %1 = uop.sqrt %0 : tensor<4x6xf32>
+  return %1 : tensor<4x6xf32>
+}
+
+// -----
+
+// gpu + local: GLOBAL and LOCAL ranges.
+// CHECK-LABEL: func.func @gpu
+// CHECK-DAG: uop.range %{{.*}} idx 0 <global>
+// CHECK-DAG: uop.range %{{.*}} idx 1 <local>
+func.func @gpu() -> tensor<64xf32> attributes {uop.opts = #uop.opts<gpu, local = {0: 16}>} {
+  %a = uop.buffer 0 : tensor<64xf32>
+  %0 = uop.sin %a : tensor<64xf32>
+  return %0 : tensor<64xf32>
+}

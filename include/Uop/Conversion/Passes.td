@@ -69,8 +69,15 @@ def UopRangeifyPass : Pass<"uop-rangeify", "::mlir::func::FuncOp"> {
     one past the program's last buffer slot (attributes `uop.output_slot`,
     `uop.output_shape`); then the kernel is simplified (fold + symbolic rules).
 
-    Not yet: `#uop.opts` (upcast, unroll, thread, tile, gpu, local) and
-    kernelize's materialization points; `uop.stage` is computed inline.
+    A `#uop.opts` attribute on the function (key `uop.opts`) maps the kernel
+    onto the machine as the seed's `Opts` do: `upcast` unrolls output axes
+    into copies (their ENDs merged over a SINK), `unroll` the innermost reduce
+    axis (a balanced tree), `thread` makes an output axis the outermost,
+    parallel range, `tile` blocks output axes for the cache, `gpu` and
+    `local` give output axes GLOBAL and LOCAL ranges.
+
+    Not yet: kernelize's materialization points; `uop.stage` is computed
+    inline, as the seed's rangeify does without a kernelizer.
 
     ```mlir
     // before: %0 = uop.mul %a, %b : tensor<4xf32>; return %0
