@@ -14,7 +14,8 @@ using namespace mlir;
 
 void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
                                     const UopCpuPipelineOptions &options) {
-  // L2 -> L3.
+  // L1 -> L2 (shaped programs; kernel graphs pass through), L2 -> L3.
+  pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -43,6 +44,6 @@ void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
 void mlir::uop::registerUopPipelines() {
   PassPipelineRegistration<UopCpuPipelineOptions>(
       "uop-cpu-pipeline",
-      "uop kernel graph -> scf -> LLVM dialect (buffers as bare pointers in slot order)",
+      "uop shaped program or kernel graph -> scf -> LLVM dialect (buffers as bare pointers in slot order)",
       buildUopCpuPipeline);
 }

@@ -28,3 +28,8 @@ func.func @main() -> !uop.void {
   %k = uop.sink(%e : !uop.void)
   return %k : !uop.void
 }
+
+// A shaped program goes through uop-rangeify first: its value is stored into
+// the next buffer slot, the third pointer argument.
+// RUN: uop-opt %S/../../examples/gemm.mlir -uop-cpu-pipeline | FileCheck %s --check-prefix=SHAPED
+// SHAPED: llvm.func @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {uop.kernel, uop.output_shape = array<i64: 256, 256>, uop.output_slot = 2 : i64, uop.slots = array<i64: 0, 1, 2>}

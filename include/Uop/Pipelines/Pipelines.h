@@ -21,8 +21,9 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
       llvm::cl::init(true)};
 };
 
-/// Kernel graph (L2) -> scf/memref (L3) -> LLVM dialect (L4): uop-linearize,
-/// cleanup, scf.parallel -> OpenMP, then the upstream conversions to LLVM.
+/// Shaped program (L1) -> kernel graph (L2) -> scf/memref (L3) -> LLVM
+/// dialect (L4): uop-rangeify, uop-linearize, cleanup, scf.parallel ->
+/// OpenMP, then the upstream conversions to LLVM.
 /// Kernels take their buffers as bare pointers in slot order.
 void buildUopCpuPipeline(OpPassManager &pm, const UopCpuPipelineOptions &options);
 
