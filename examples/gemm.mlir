@@ -1,4 +1,4 @@
-// The syllabus "gemm_256x256" (examples/gemm.uir) in the uop dialect: an L1
+// The syllabus "gemm_256x256" (test_w01) in the uop dialect: an L1
 // tensor graph from reshape, expand, mul and reduce.
 func.func @main() -> tensor<256x256xf32> {
   %a = uop.buffer 0 : tensor<65536xf32>
