@@ -53,7 +53,7 @@ if [[ ! -f "$BUILD/build.ninja" ]]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    -DLLVM_USE_LINKER=lld "$@"
+    -DLLVM_USE_LINKER=lld -DUOP_ENABLE_FUZZ=ON "$@"
 fi
 
 echo "uop setup: building in $BUILD"
