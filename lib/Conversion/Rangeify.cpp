@@ -18,7 +18,6 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseSet.h"
@@ -66,9 +65,13 @@ private:
     auto t = MemRefType::get({1}, dtype, MemRefLayoutAttrInterface(), local);
     return AllocOp::create(b, loc, t, b.getI64IntegerAttr(nextAlloc++));
   }
-  /// The seed simplifies index math as it builds it; uop builds it plainly
-  /// and simplifies the whole kernel at the end (see rangeifyFunction).
-  Value simplify(Value v) { return v; }
+  /// ravel(idx, shape): the flat index.
+  Value ravel(ArrayRef<Value> idx, ArrayRef<int64_t> shape) {
+    Value flat = c32(0);
+    for (auto [i, s] : llvm::zip(idx, shape))
+      flat = AddOp::create(b, loc, MulOp::create(b, loc, flat, c32(s)), i);
+    return flat;
+  }
   /// The RANGE ops `vals` depend on, sorted by idx (the seed's ranges_in).
   SmallVector<Value> rangesIn(ArrayRef<Value> vals);
   Value memBuffer(BufferOp buf);
@@ -89,16 +92,9 @@ private:
   FailureOr<Part> gpuAxis(int64_t size, int64_t local, int64_t factor);
   /// Every index tuple with the unrolled part of each axis fixed (the seed's _combos).
   SmallVector<Index> combos(ArrayRef<Part> parts);
-  std::map<std::pair<Value, SmallVector<Value, 4>>, Value,
-           std::function<bool(const std::pair<Value, SmallVector<Value, 4>> &,
-                              const std::pair<Value, SmallVector<Value, 4>> &)>>
-      memo{[](const auto &a, const auto &b) {
-        if (a.first != b.first)
-          return a.first.getAsOpaquePointer() < b.first.getAsOpaquePointer();
-        return std::lexicographical_compare(
-            a.second.begin(), a.second.end(), b.second.begin(), b.second.end(),
-            [](Value x, Value y) { return x.getAsOpaquePointer() < y.getAsOpaquePointer(); });
-      }};
+  /// The seed's memo: (node, index) -> scalar value, keyed by the node and
+  /// the index values' pointers.
+  std::map<SmallVector<void *, 5>, Value> memo;
   DenseMap<Operation *, SmallVector<std::pair<SmallVector<Value>, SmallVector<Part>>>>
       reduceRanges;
   DenseMap<std::pair<int64_t, Type>, Value> buffers;
@@ -139,17 +135,10 @@ Value Rangeifier::memBuffer(BufferOp buf) {
   return mem;
 }
 
-/// ravel(idx, shape): the flat index.
-static Value ravel(OpBuilder &b, Location loc, ArrayRef<Value> idx, ArrayRef<int64_t> shape,
-                   function_ref<Value(int64_t)> c32) {
-  Value flat = c32(0);
-  for (auto [i, s] : llvm::zip(idx, shape))
-    flat = AddOp::create(b, loc, MulOp::create(b, loc, flat, c32(s)), i);
-  return flat;
-}
-
 FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
-  auto key = std::make_pair(u, SmallVector<Value, 4>(idx.begin(), idx.end()));
+  SmallVector<void *, 5> key{u.getAsOpaquePointer()};
+  for (Value i : idx)
+    key.push_back(i.getAsOpaquePointer());
   if (auto it = memo.find(key); it != memo.end())
     return it->second;
   ArrayRef<int64_t> shape = getShape(u.getType());
@@ -161,11 +150,10 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
     return op->emitOpError("uop-rangeify: ") << idx.size() << " indices for shape "
                                               << shapeToString(shape);
   Value r;
-  auto sub = [&](Value x, ArrayRef<Value> i) { return rangeify(x, i); };
   if (auto c = dyn_cast<ConstOp>(op)) {
     if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue())) {
       // A folded STACK of constants: a where-chain over the flat index.
-      Value flat = simplify(ravel(b, loc, idx, shape, [&](int64_t v) { return c32(v); }));
+      Value flat = ravel(idx, shape);
       auto values = llvm::to_vector(dense.getValues<Attribute>());
       r = ConstOp::create(b, loc, cast<TypedAttr>(values.back()));
       for (int64_t k = (int64_t)values.size() - 2; k >= 0; --k) {
@@ -181,7 +169,7 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
     Value ptr = IndexOp::create(b, loc, memBuffer(buf), ValueRange{idx[0]});
     r = LoadOp::create(b, loc, ptr);
   } else if (auto stage = dyn_cast<StageOp>(op)) {
-    auto v = sub(stage.getSrc(), idx);
+    auto v = rangeify(stage.getSrc(), idx);
     if (failed(v))
       return failure();
     r = *v;
@@ -189,7 +177,7 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
                  RecipOp, Exp2Op, Log2Op, SqrtOp, SinOp>(op)) {
     IRMapping map;
     for (Value x : op->getOperands()) {
-      auto v = sub(x, idx);
+      auto v = rangeify(x, idx);
       if (failed(v))
         return failure();
       map.map(x, *v);
@@ -211,35 +199,36 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
   } else if (auto index = dyn_cast<IndexOp>(op)) {
     Index iv;
     for (Value i : index.getIndices()) {
-      auto v = sub(i, {});
+      auto v = rangeify(i, {});
       if (failed(v))
         return failure();
       iv.push_back(*v);
     }
     iv.append(idx.begin(), idx.end());
-    auto v = sub(index.getSrc(), iv);
+    auto v = rangeify(index.getSrc(), iv);
     if (failed(v))
       return failure();
     r = *v;
   } else if (auto stack = dyn_cast<StackOp>(op)) {
     Value i = idx[0];
     ArrayRef<Value> rest = idx.drop_front();
-    auto last = sub(stack.getSrcs().back(), rest);
+    auto last = rangeify(stack.getSrcs().back(), rest);
     if (failed(last))
       return failure();
     r = *last;
     for (int64_t k = (int64_t)stack.getSrcs().size() - 2; k >= 0; --k) {
-      auto v = sub(stack.getSrcs()[k], rest);
+      auto v = rangeify(stack.getSrcs()[k], rest);
       if (failed(v))
         return failure();
-      Value cond = simplify(CmpLtOp::create(b, loc, i, c32(k + 1)));
+      Value cond = CmpLtOp::create(b, loc, i, c32(k + 1));
       r = WhereOp::create(b, loc, cond, *v, r);
     }
   } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
-    // Simplified now: ((i*N + j)//N) % N mentions j but *is* i; the memo and
-    // the placement of reduces both need the truth.
+    // The seed simplifies this index math as it builds it; uop builds it
+    // plainly and simplifies the whole kernel at the end (rangeifyFunction),
+    // so a reduce below a reshape may sit in more loops than the seed's.
     ArrayRef<int64_t> from = getShape(reshape.getSrc().getType());
-    Value flat = ravel(b, loc, idx, shape, [&](int64_t v) { return c32(v); });
+    Value flat = ravel(idx, shape);
     Index src(from.size());
     int64_t stride = 1;
     for (int64_t k = (int64_t)from.size() - 1; k >= 0; --k) {
@@ -247,11 +236,11 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
         src[k] = c32(0);
       } else {
         Value q = FloorDivOp::create(b, loc, flat, c32(stride));
-        src[k] = simplify(FloorModOp::create(b, loc, q, c32(from[k])));
+        src[k] = FloorModOp::create(b, loc, q, c32(from[k]));
       }
       stride *= from[k];
     }
-    auto v = sub(reshape.getSrc(), src);
+    auto v = rangeify(reshape.getSrc(), src);
     if (failed(v))
       return failure();
     r = *v;
@@ -260,7 +249,7 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
     Index src;
     for (auto [i, s, n] : llvm::zip(idx, from, shape))
       src.push_back(s == 1 && n != 1 ? c32(0) : i);
-    auto v = sub(expand.getSrc(), src);
+    auto v = rangeify(expand.getSrc(), src);
     if (failed(v))
       return failure();
     r = *v;
@@ -268,7 +257,7 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
     Index inv(idx.size());
     for (auto [k, p] : llvm::enumerate(permute.getPerm()))
       inv[p] = idx[k];
-    auto v = sub(permute.getSrc(), inv);
+    auto v = rangeify(permute.getSrc(), inv);
     if (failed(v))
       return failure();
     r = *v;
@@ -278,7 +267,7 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
       int64_t begin = shrink.getBound(k).first;
       src.push_back(begin ? Value(AddOp::create(b, loc, i, c32(begin))) : i);
     }
-    auto v = sub(shrink.getSrc(), src);
+    auto v = rangeify(shrink.getSrc(), src);
     if (failed(v))
       return failure();
     r = *v;
@@ -350,7 +339,7 @@ FailureOr<Value> Rangeifier::reduce(ReduceOp op, ArrayRef<Value> idx) {
       real.push_back(p.base);
   if (real.empty())
     return vals[0];
-  Value *val = &vals[0];
+  Value val = vals[0];
   Type dtype = getDType(op.getType());
   Value acc = alloc(dtype);
   Value zero = c32(0);
@@ -363,7 +352,7 @@ FailureOr<Value> Rangeifier::reduce(ReduceOp op, ArrayRef<Value> idx) {
   deps.append(real.begin(), real.end());
   Value accl = AfterOp::create(b, loc, acc0, deps);
   Value ptrl = IndexOp::create(b, loc, accl, ValueRange{zero});
-  Value upd = StoreOp::create(b, loc, ptrl, binop(LoadOp::create(b, loc, ptrl), *val));
+  Value upd = StoreOp::create(b, loc, ptrl, binop(LoadOp::create(b, loc, ptrl), val));
   // ...and is read once more after the loops end.
   Value end = EndOp::create(b, loc, upd, real);
   Value done = AfterOp::create(b, loc, acc0, ValueRange{end});
@@ -474,7 +463,7 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
     if (failed(val))
       return failure();
     Value flat = shape.empty() ? c32(0)
-                               : ravel(b, loc, idx, shape, [&](int64_t v) { return c32(v); });
+                               : ravel(idx, shape);
     stores.push_back(StoreOp::create(b, loc, IndexOp::create(b, loc, out, ValueRange{flat}), *val));
   }
   SmallVector<Value> bases;
@@ -564,7 +553,7 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func) {
   func->setAttr("uop.output_shape", b.getDenseI64ArrayAttr(shape));
   mergeEnds(func);
   // The seed's final simplify: fold and apply the symbolic rules to the
-  // kernel (this also drops the shaped graph, now dead).
+  // kernel. The greedy driver also erases the shaped graph, now dead.
   {
     MLIRContext *ctx = func.getContext();
     RewritePatternSet set(ctx);
@@ -574,17 +563,6 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func) {
         name.getCanonicalizationPatterns(set, ctx);
     if (failed(applyPatternsGreedily(func, std::move(set))))
       return func.emitOpError("uop-rangeify: simplification did not converge");
-  }
-  // Drop whatever of the shaped graph is still dead.
-  Block &block = func.getBody().front();
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-      if (&op != ret.getOperation() && op.use_empty() && isPure(&op)) {
-        op.erase();
-        changed = true;
-      }
   }
   return success();
 }
