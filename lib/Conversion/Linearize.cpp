@@ -555,7 +555,9 @@ void Emitter::findOuterVectorization() {
       return cast<BufferOp>(l).getSlotAttr().getInt() == buf.getSlotAttr().getInt();
     });
   };
-  auto safe = [&](Operation *range) {
+  // Safety depends only on the loop: decide it once per loop, not per load.
+  DenseMap<Operation *, bool> safeLoops;
+  auto checkSafe = [&](Operation *range) {
     for (Operation *op : sched.getOrder()) {
       if (!llvm::is_contained(sched.getTarget(op), range))
         continue;
@@ -608,7 +610,10 @@ void Emitter::findOuterVectorization() {
     for (int64_t bytes : {128, 64, 32}) {
       int64_t width = bytes / elem;
       if (*trip >= width && *trip % width == 0) {
-        if (safe(outer))
+        auto [it, fresh] = safeLoops.try_emplace(outer, false);
+        if (fresh)
+          it->second = checkSafe(outer);
+        if (it->second)
           outerVectorize[outer] = width;
         break;
       }

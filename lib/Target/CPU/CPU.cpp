@@ -108,9 +108,11 @@ static void attachLoopAnnotations(ModuleOp module) {
   });
 }
 
-std::unique_ptr<llvm::Module>
-mlir::uop::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &ctx,
-                                      const CpuCodegenOptions &options) {
+/// Translates to LLVM IR and optimizes it for `tm`; null after a diagnostic.
+static std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module,
+                                                          llvm::LLVMContext &ctx,
+                                                          llvm::TargetMachine &tm,
+                                                          unsigned optLevel) {
   registerTranslations(module.getContext());
   attachLoopAnnotations(module);
   std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, ctx, "uop");
@@ -118,20 +120,26 @@ mlir::uop::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &ctx,
     module.emitError("translation to LLVM IR failed");
     return nullptr;
   }
+  llvmModule->setDataLayout(tm.createDataLayout());
+  llvmModule->setTargetTriple(tm.getTargetTriple());
+  auto optimize = makeOptimizingTransformer(optLevel, 0, &tm);
+  if (llvm::Error err = optimize(llvmModule.get())) {
+    module.emitError("LLVM optimization failed: ") << llvm::toString(std::move(err));
+    return nullptr;
+  }
+  return llvmModule;
+}
+
+std::unique_ptr<llvm::Module>
+mlir::uop::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &ctx,
+                                      const CpuCodegenOptions &options) {
   std::string error;
   auto tm = createTargetMachine(options, error);
   if (!tm) {
     module.emitError(error);
     return nullptr;
   }
-  llvmModule->setDataLayout(tm->createDataLayout());
-  llvmModule->setTargetTriple(tm->getTargetTriple());
-  auto optimize = makeOptimizingTransformer(options.optLevel, 0, tm.get());
-  if (llvm::Error err = optimize(llvmModule.get())) {
-    module.emitError("LLVM optimization failed: ") << llvm::toString(std::move(err));
-    return nullptr;
-  }
-  return llvmModule;
+  return translateAndOptimize(module, ctx, *tm, options.optLevel);
 }
 
 /// The linker driver: clang-22 (a uop dependency), else cc.
@@ -165,7 +173,8 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
     return cached;
 
   llvm::LLVMContext ctx;
-  std::unique_ptr<llvm::Module> llvmModule = translateToOptimizedLLVMIR(module, ctx, options);
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateAndOptimize(module, ctx, *tm, options.optLevel);
   if (!llvmModule)
     return failure();
 
@@ -217,9 +226,9 @@ void mlir::uop::registerToLLVMIRTranslation() {
         buildUopCpuPipeline(pm, UopCpuPipelineOptions());
         if (failed(pm.run(module)))
           return failure();
-        if (auto main = module.lookupSymbol<LLVM::LLVMFuncOp>("main"))
-          if (failed(addPackedEntry(module, "main")))
-            return failure();
+        if (module.lookupSymbol<LLVM::LLVMFuncOp>("main") &&
+            failed(addPackedEntry(module, "main")))
+          return failure();
         llvm::LLVMContext ctx;
         auto llvmModule = translateToOptimizedLLVMIR(module, ctx, CpuCodegenOptions());
         if (!llvmModule)
