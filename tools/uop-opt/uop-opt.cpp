@@ -49,6 +49,23 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+/// Runs MlirOptMain on `input`, writing to `outputFilename`.
+static int runOptMain(std::unique_ptr<llvm::MemoryBuffer> input,
+                      llvm::StringRef outputFilename, mlir::DialectRegistry &registry,
+                      const mlir::MlirOptMainConfig &config) {
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputFilename, &errorMessage);
+  if (!output) {
+    llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry, config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
+}
+
 /// Runs MlirOptMain on a `.uir` file: the program is imported (errors exit 1
 /// with `file.uir:LINE:COL: error: ...`), printed as MLIR with its locations
 /// and handed to MlirOptMain, so verifier and pass diagnostics still point at
@@ -78,16 +95,7 @@ static int runOnUIR(llvm::StringRef inputFilename, llvm::StringRef outputFilenam
   // A name of its own, so that diagnostics at `file.uir:LINE:COL` show the
   // .uir source line rather than a line of the generated MLIR.
   auto buffer = llvm::MemoryBuffer::getMemBufferCopy(text, "<imported " + inputFilename.str() + ">");
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(outputFilename, &errorMessage);
-  if (!output) {
-    llvm::errs() << errorMessage << "\n";
-    return EXIT_FAILURE;
-  }
-  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(buffer), registry, config)))
-    return EXIT_FAILURE;
-  output->keep();
-  return EXIT_SUCCESS;
+  return runOptMain(std::move(buffer), outputFilename, registry, config);
 }
 
 int main(int argc, char **argv) {
@@ -143,14 +151,5 @@ int main(int argc, char **argv) {
     llvm::errs() << errorMessage << "\n";
     return EXIT_FAILURE;
   }
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      mlir::openOutputFile(outputFilename, &errorMessage);
-  if (!output) {
-    llvm::errs() << errorMessage << "\n";
-    return EXIT_FAILURE;
-  }
-  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(file), registry, config)))
-    return EXIT_FAILURE;
-  output->keep();
-  return EXIT_SUCCESS;
+  return runOptMain(std::move(file), outputFilename, registry, config);
 }
