@@ -7,8 +7,9 @@
 // STACK becomes a where-chain, a REDUCE an accumulator and new REDUCE ranges.
 // The result is stored element by element into a new output buffer.
 //
-// This is the seed's lowering without `#uop.opts` (no upcast, unroll, thread,
-// tile or GPU mapping yet) and without kernelize: STAGE is computed inline.
+// `#uop.opts` on the function maps the kernel onto the machine (upcast,
+// unroll, thread, tile, GPU ranges). Run without uop-kernelize first, STAGE
+// is computed inline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopSymbolic.h"
 
+#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -511,6 +513,9 @@ static void mergeEnds(func::FuncOp func) {
       break;
     }
   }
+  // A user of an earlier END of a group may sit before the merged END, which
+  // is placed after the group's last END: restore def-before-use order.
+  sortTopologically(&func.getBody().front());
 }
 
 struct UopRangeifyPass : uop::impl::UopRangeifyPassBase<UopRangeifyPass> {
@@ -524,7 +529,9 @@ struct UopRangeifyPass : uop::impl::UopRangeifyPassBase<UopRangeifyPass> {
 } // namespace
 
 LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func) {
-  if (func.isExternal() || !llvm::hasSingleElement(func.getBody()))
+  // The host of a kernelized program is uop-lower-host's.
+  if (func.isExternal() || !llvm::hasSingleElement(func.getBody()) ||
+      func->hasAttr("uop.host"))
     return success();
   auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (!ret || ret.getNumOperands() != 1)
