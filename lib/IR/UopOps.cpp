@@ -14,6 +14,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -667,6 +668,24 @@ LogicalResult ReduceOp::verify() {
   int64_t pop = getPopAttr().getInt();
   if (pop < 0 || pop > (int64_t)shape.size())
     return emitOpError("cannot reduce ") << pop << " axes of shape " << shapeToString(shape);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
+  auto fn = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(*this, getKernelAttr());
+  if (!fn)
+    return emitOpError("'") << getKernel() << "' does not name a kernel function";
+  // A kernel still at L1 returns its value; once rangeified it stores it.
+  ArrayRef<Type> results = fn.getResultTypes();
+  if (results.size() == 1 && results[0] != getResult().getType() &&
+      !isa<VoidType>(results[0]))
+    return emitOpError("result type ")
+           << getResult().getType() << " does not match kernel '" << getKernel()
+           << "', which returns " << results[0];
   return success();
 }
 

@@ -270,7 +270,12 @@ LogicalResult Exporter::visit(Operation *op) {
             n.slot = r.getPopAttr().getInt();
             return success();
           })
-          .Case([&](StageOp) { n.op = OpKind::Stage; return success(); })
+          .Case([&](StageOp st) {
+            n.op = OpKind::Stage;
+            if (st.getDetach())
+              n.name = "detach";
+            return success();
+          })
           .Case([&](BarrierOp) { n.op = OpKind::Barrier; return success(); })
           .Case([&](WmmaOp) { n.op = OpKind::Wmma; return success(); })
           .Default([&](Operation *other) {

@@ -181,6 +181,7 @@ static std::string keyOf(const Node &n) {
     os << (unsigned)n.cval.dtype << ' ' << formatConst(n.cval);
     break;
   case OpKind::Call:
+  case OpKind::Stage:
     os << n.name;
     break;
   case OpKind::Cast:
@@ -329,6 +330,10 @@ void Graph::print(uint32_t root, llvm::raw_ostream &os) const {
       break;
     case OpKind::Call:
       attrs = {"name=" + n.name};
+      break;
+    case OpKind::Stage:
+      if (n.name == "detach")
+        attrs = {"detach=true"};
       break;
     case OpKind::Cast:
       attrs = {"dtype=" + dtypeName(n.argDType).str()};

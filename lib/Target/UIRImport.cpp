@@ -736,6 +736,8 @@ static bool takesAttr(OpKind op, StringRef key) {
     return key == "idx" || key == "kind";
   case OpKind::Reduce:
     return key == "op" || key == "pop";
+  case OpKind::Stage:
+    return key == "detach";
   default:
     return false;
   }
@@ -1088,6 +1090,17 @@ FailureOr<uint32_t> Importer::build(OpKind op, std::vector<Operand> &src,
     if (failed(broadcast(s[0], s[1], col)))
       return failure();
     break;
+  case OpKind::Stage:
+    // The seed's STAGE(arg="detach"), Tensor.detach(): an autodiff marker.
+    if (auto it = attrs.find("detach"); it != attrs.end()) {
+      StringRef v = it->second.second.text;
+      if (v != "true" && v != "false")
+        return error(it->second.second.col,
+                     "bad value '" + v.str() + "' for detach: expected true or false");
+      if (v == "true")
+        n.name = "detach";
+    }
+    break;
   case OpKind::Where:
     if (s.size() != 3)
       return error(col, "'uop.where' op takes 3 operands, got " + std::to_string(s.size()));
@@ -1217,7 +1230,7 @@ FailureOr<Value> Importer::emitOp(uint32_t id, ArrayRef<Value> v,
                             i64(n.slot))
         .getResult();
   case OpKind::Stage:
-    return StageOp::create(b, l, v[0].getType(), v[0]).getResult();
+    return StageOp::create(b, l, v[0].getType(), v[0], n.name == "detach").getResult();
   case OpKind::Barrier:
     return BarrierOp::create(b, l, voidTy, v).getResult();
   case OpKind::Wmma:

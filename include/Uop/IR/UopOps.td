@@ -499,15 +499,42 @@ def Uop_StageOp : Uop_Op<"stage", [Pure, AllTypesMatch<["src", "result"]>]> {
   let summary = "materialize a value into a temporary buffer";
   let description = [{
     A kernel boundary for `uop-kernelize`: the source is computed into a
-    temporary that later reads index into.
+    temporary that later reads index into. With `detach` (the frontend's
+    `Tensor.detach()`) it is only a marker for autodiff, which stops there;
+    `uop-kernelize` removes it and computes the source inline.
 
     ```mlir
     %0 = uop.stage %x : tensor<16xf32>
+    %1 = uop.stage %x detach : tensor<16xf32>
     ```
   }];
-  let arguments = (ins Uop_Value:$src);
+  let arguments = (ins Uop_Value:$src, UnitAttr:$detach);
   let results = (outs Uop_Value:$result);
-  let assemblyFormat = "$src attr-dict `:` type($src)";
+  let assemblyFormat = "$src (`detach` $detach^)? attr-dict `:` type($src)";
+}
+
+def Uop_LaunchOp : Uop_Op<"launch", [Pure,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "run one kernel of a kernelized program (host level)";
+  let description = [{
+    Made by `uop-kernelize`: the host function of a kernelized program is a
+    list of launches in dependency order. A launch runs the kernel function
+    `kernel`, whose `uop.buffer` slot `i` is the launch's operand `i` (an
+    input buffer, or the flat value of an earlier launch, a temporary); the
+    kernel's value is the launch's result. `uop-lower-host` turns launches
+    into calls of the linearized kernels.
+
+    ```mlir
+    %0 = uop.buffer 0 : tensor<4096xf32>
+    %1 = uop.launch @r_64_1(%0) : (tensor<4096xf32>) -> tensor<64x1xf32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$kernel,
+                       Variadic<AnyTypeOf<[Uop_Value, Uop_MemRef]>>:$args);
+  let results = (outs AnyTypeOf<[Uop_Value, Uop_MemRef]>:$result);
+  let assemblyFormat = [{
+    $kernel `(` $args `)` attr-dict `:` functional-type($args, $result)
+  }];
 }
 
 def Uop_BarrierOp : Uop_Op<"barrier", [
