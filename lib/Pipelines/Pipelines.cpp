@@ -3,6 +3,7 @@
 #include "Uop/Pipelines/Pipelines.h"
 
 #include "Uop/Conversion/Passes.h"
+#include "Uop/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -14,9 +15,14 @@ using namespace mlir;
 
 void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
                                     const UopCpuPipelineOptions &options) {
-  // L1 -> L2 (shaped programs; kernel graphs pass through), L2 -> L3.
+  // L1 -> kernels + host, L1 -> L2 (kernel graphs pass through), L2 -> L3,
+  // then the host's launches become calls.
+  UopKernelizePassOptions kernelize;
+  kernelize.fuseReduce = options.fuseReduce;
+  pm.addPass(createUopKernelizePass(kernelize));
   pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass());
+  pm.addPass(createUopLowerHostPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // THREAD ranges: scf.parallel -> omp.parallel + omp.wsloop, or serial loops.

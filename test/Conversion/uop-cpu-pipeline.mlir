@@ -29,7 +29,10 @@ func.func @main() -> !uop.void {
   return %k : !uop.void
 }
 
-// A shaped program goes through uop-rangeify first: its value is stored into
-// the next buffer slot, the third pointer argument.
+// A shaped program is kernelized first: one kernel (a gemm reduces: r_),
+// whose value is stored into its next buffer slot, and a host @main taking
+// the two inputs and the output, calling it.
 // RUN: uop-opt %S/../../examples/gemm.mlir -uop-cpu-pipeline | FileCheck %s --check-prefix=SHAPED
-// SHAPED: llvm.func @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {uop.kernel, uop.output_shape = array<i64: 256, 256>, uop.output_slot = 2 : i64, uop.slots = array<i64: 0, 1, 2>}
+// SHAPED: llvm.func @r_256_256(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {sym_visibility = "private", uop.kernel, uop.output_shape = array<i64: 256, 256>, uop.output_slot = 2 : i64, uop.slots = array<i64: 0, 1, 2>}
+// SHAPED: llvm.func @main(%[[A:.*]]: !llvm.ptr, %[[B:.*]]: !llvm.ptr, %[[C:.*]]: !llvm.ptr) attributes {uop.host, uop.host_args = array<i64: 0, 0, 1>, uop.host_results = array<i64: 2>, uop.host_slots = array<i64: 0, 1, -1>}
+// SHAPED-NEXT: llvm.call @r_256_256(%[[A]], %[[B]], %[[C]])

@@ -27,6 +27,32 @@ LogicalResult linearizeKernel(func::FuncOp func);
 /// that stores the value into a new buffer slot (the seed's rangeify.lower).
 LogicalResult rangeifyFunction(func::FuncOp func);
 
+/// One argument of a lowered host function.
+struct HostArg {
+  enum Kind : int64_t { Input = 0, Output = 1, Temp = 2 };
+  Kind kind;
+  int64_t slot;  ///< the input's buffer slot; -1 for outputs and temporaries
+  Type dtype;
+  int64_t numel; ///< elements (at least 1)
+};
+
+/// The calling convention of a kernelized program's host function once
+/// lowered by uop-lower-host: its arguments in order, and per returned value
+/// the argument that holds it (an input for an aliased buffer) and its shape.
+struct HostPlan {
+  SmallVector<HostArg> args;
+  SmallVector<unsigned> results;
+  SmallVector<SmallVector<int64_t>> resultShapes;
+  unsigned numLaunches = 0;
+};
+
+/// The plan of a host function made by uop-kernelize (before or after the
+/// kernels are lowered, but before uop-lower-host).
+FailureOr<HostPlan> getHostPlan(func::FuncOp host);
+
+/// Lowers the host function made by uop-kernelize (see uop-lower-host).
+LogicalResult lowerHost(func::FuncOp host);
+
 #define GEN_PASS_REGISTRATION
 #include "Uop/Conversion/Passes.h.inc"
 

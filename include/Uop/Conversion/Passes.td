@@ -76,8 +76,10 @@ def UopRangeifyPass : Pass<"uop-rangeify", "::mlir::func::FuncOp"> {
     parallel range, `tile` blocks output axes for the cache, `gpu` and
     `local` give output axes GLOBAL and LOCAL ranges.
 
-    Not yet: kernelize's materialization points; `uop.stage` is computed
-    inline, as the seed's rangeify does without a kernelizer.
+    Functions made by `uop-kernelize` are lowered one kernel each; its host
+    function (`uop.host`) is left for `uop-lower-host`. Run on a program that
+    was not kernelized, `uop.stage` is computed inline, as the seed's
+    rangeify does without a kernelizer.
 
     ```mlir
     // before: %0 = uop.mul %a, %b : tensor<4xf32>; return %0
@@ -86,6 +88,38 @@ def UopRangeifyPass : Pass<"uop-rangeify", "::mlir::func::FuncOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::uop::UopDialect"];
+}
+
+def UopLowerHostPass : Pass<"uop-lower-host", "::mlir::ModuleOp"> {
+  let summary = "Lower a kernelized program's host function to calls of its linearized kernels";
+  let description = [{
+    After `uop-kernelize`, `uop-rangeify` and `uop-linearize`, each kernel is
+    a function over memrefs whose arguments are the buffer slots its
+    `uop.slots` attribute lists. Simplification can delete a read (`x * 0`),
+    so a slot may be missing: each `uop.launch` becomes a `func.call` that
+    binds exactly the slots that survived, so later arguments do not shift.
+
+    The host's values become memref arguments, in this order: the input
+    buffers (slot order), one output per distinct launch the host returns
+    (return order), then one temporary per other launch (launch order). A
+    returned value that is a contiguous input buffer aliases that input.
+    Attributes on the host say what each argument is: `uop.host_args` (0
+    input, 1 output, 2 temporary), `uop.host_slots` (the input's slot, else
+    -1) and `uop.host_results` (per returned value, the argument holding it).
+
+    ```mlir
+    // before
+    %0 = uop.buffer 0 : tensor<4xf32>
+    %1 = uop.launch @e_4(%0) : (tensor<4xf32>) -> tensor<4xf32>
+    return %1 : tensor<4xf32>
+    // after
+    func.func @main(%arg0: memref<4xf32>, %arg1: memref<4xf32>) {
+      call @e_4(%arg0, %arg1) : (...) -> ()
+      return
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect"];
 }
 
 #endif // UOP_CONVERSION_PASSES_TD

@@ -19,12 +19,17 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
       *this, "openmp",
       llvm::cl::desc("Run thread ranges in parallel with OpenMP (else serially)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseReduce{
+      *this, "fuse-reduce",
+      llvm::cl::desc("uop-kernelize: fuse reductions into their consumers"),
+      llvm::cl::init(false)};
 };
 
-/// Shaped program (L1) -> kernel graph (L2) -> scf/memref (L3) -> LLVM
-/// dialect (L4): uop-rangeify, uop-linearize, cleanup, scf.parallel ->
-/// OpenMP, then the upstream conversions to LLVM.
-/// Kernels take their buffers as bare pointers in slot order.
+/// Shaped program (L1) -> kernels + host -> kernel graphs (L2) ->
+/// scf/memref (L3) -> LLVM dialect (L4): uop-kernelize, uop-rangeify,
+/// uop-linearize, uop-lower-host, cleanup, scf.parallel -> OpenMP, then the
+/// upstream conversions to LLVM. Kernels (and the host) take their buffers as
+/// bare pointers: kernels in slot order, the host as uop-lower-host says.
 void buildUopCpuPipeline(OpPassManager &pm, const UopCpuPipelineOptions &options);
 
 /// Registers `uop-cpu-pipeline` (and, with their issues, the other pipelines).

@@ -5,6 +5,7 @@
 
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopSymbolic.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
@@ -25,6 +26,10 @@ void populateEvaluatePatterns(RewritePatternSet &patterns);
 /// the call's arguments. Nested calls are moved out unchanged (they are
 /// their own scope). Returns the value that replaced the call.
 Value inlineCall(RewriterBase &rewriter, CallOp call);
+
+/// Kernelizes every shaped program in `module` (the seed's make_plan): see
+/// the uop-kernelize pass.
+LogicalResult kernelizeModule(ModuleOp module, bool fuseReduce = false);
 
 #define GEN_PASS_REGISTRATION
 #include "Uop/Transforms/Passes.h.inc"

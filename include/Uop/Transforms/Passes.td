@@ -61,4 +61,46 @@ def UopEvaluatePass : Pass<"uop-evaluate"> {
            "Greedy driver iteration limit (-1: until a fixed point)">];
 }
 
+def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
+  let summary = "Cut shaped programs into kernels and a host function (fusion and fission)";
+  let description = [{
+    The seed's `kernelize.make_plan`. Every shaped program (a `func.func`
+    with no arguments returning values) is cut at its materialization points:
+    every returned value (unless it is a contiguous input buffer, which is
+    returned as it is, aliased), every `uop.stage`, and every `uop.reduce`
+    unless `fuse-reduce` is set. Everything between two points is fused into
+    one kernel. Before that, `uop.stage ... detach` markers are removed, and
+    (without `fuse-reduce`) a computed tensor that an `expand` broadcasts 4x
+    or more, and whose recomputation would cost 4096 ALU-element operations
+    or more, is staged (`stage_broadcast_compute`).
+
+    Each kernel becomes a private `func.func` with the unit attribute
+    `uop.kernel`: a shaped program over local buffer slots 0..n-1, numbered in
+    the order the kernel first reads them, so identical kernels are identical
+    functions and are emitted once. Kernels are named as in the seed: `r_`
+    when they reduce, else `e_`, then the output shape (`r_64_1`, `e_4`; a
+    second, different kernel of the same name gets `__1`). The function's
+    `uop.opts`, if any, is copied to each kernel.
+
+    The program becomes the host (unit attribute `uop.host`): its input
+    buffers, then one `uop.launch` per kernel in dependency order, whose
+    operands are bound to the kernel's slots. `uop-rangeify` lowers each
+    kernel; `uop-lower-host` lowers the host once they are linearized.
+
+    ```mlir
+    // softmax over the last axis of a 64x64 buffer: 3 kernels
+    %0 = uop.buffer 0 : tensor<4096xf32>
+    %1 = uop.launch @r_64_1(%0) : (tensor<4096xf32>) -> tensor<64x1xf32>
+    %2 = uop.reshape %1, [64] : tensor<64x1xf32>
+    %3 = uop.launch @r_64_1__1(%0, %2) : (tensor<4096xf32>, tensor<64xf32>) -> tensor<64x1xf32>
+    ...
+    ```
+  }];
+  let options = [
+    Option<"fuseReduce", "fuse-reduce", "bool", /*default=*/"false",
+           "Fuse reductions into their consumers (no REDUCE materializes; "
+           "reductions nest, as flash attention needs)">];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // UOP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,170 @@
+//===- LowerHost.cpp - a kernelized program's host to calls ----*- C++ -*-===//
+//
+// The run half of the seed's `realize`: after uop-kernelize, uop-rangeify and
+// uop-linearize, each kernel is a function over memrefs whose arguments are
+// the buffer slots listed in its `uop.slots` (simplification may have deleted
+// reads, so a slot can be missing). The host's `uop.launch`es become calls
+// that bind exactly the slots that survived (the seed's "deleted reads do not
+// shift kernel arguments"); its values become memrefs passed in by the
+// caller: input buffers, outputs, then temporaries (the runtime allocates
+// those once and reuses them, as the seed's Plan.temp_arrays).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/Conversion/Passes.h"
+#include "Uop/IR/UopOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPLOWERHOSTPASS
+#include "Uop/Conversion/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+static int64_t flatSize(Type t) {
+  int64_t n = 1;
+  for (int64_t s : getShape(t))
+    n *= s;
+  return std::max<int64_t>(1, n);
+}
+
+/// The plan of `host`, and the argument that holds each buffer and launch.
+static LogicalResult buildPlan(func::FuncOp host, HostPlan &plan,
+                               DenseMap<Value, unsigned> &argOf) {
+  if (!host->hasAttr("uop.host") || !llvm::hasSingleElement(host.getBody()))
+    return host.emitOpError("is not the host function of a kernelized program");
+  Block &block = host.getBody().front();
+  auto ret = cast<func::ReturnOp>(block.getTerminator());
+  // Inputs: every buffer slot, in slot order.
+  std::map<int64_t, Type> inputs;
+  for (auto buf : block.getOps<BufferOp>()) {
+    auto [it, fresh] = inputs.try_emplace(buf.getSlotAttr().getInt(), buf.getType());
+    if (!fresh && it->second != buf.getType())
+      return buf.emitOpError("slot ") << it->first << " is read as both " << it->second
+                                      << " and " << buf.getType();
+  }
+  std::map<int64_t, unsigned> inputArg;
+  for (auto &[slot, type] : inputs) {
+    inputArg[slot] = plan.args.size();
+    plan.args.push_back({HostArg::Input, slot, getDType(type), flatSize(type)});
+  }
+  for (auto buf : block.getOps<BufferOp>())
+    argOf[buf.getResult()] = inputArg.at(buf.getSlotAttr().getInt());
+  auto base = [](Value v) {
+    while (auto r = v.getDefiningOp<ReshapeOp>())
+      v = r.getSrc();
+    return v;
+  };
+  // Outputs: each distinct launch the host returns, in return order; then
+  // temporaries: the other launches, in launch order.
+  for (Value v : ret.getOperands()) {
+    v = base(v);
+    if (v.getDefiningOp<LaunchOp>() && !argOf.count(v)) {
+      argOf[v] = plan.args.size();
+      plan.args.push_back({HostArg::Output, -1, getDType(v.getType()), flatSize(v.getType())});
+    }
+  }
+  for (auto launch : block.getOps<LaunchOp>()) {
+    ++plan.numLaunches;
+    Value v = launch.getResult();
+    if (!argOf.count(v)) {
+      argOf[v] = plan.args.size();
+      plan.args.push_back({HostArg::Temp, -1, getDType(v.getType()), flatSize(v.getType())});
+    }
+  }
+  // Reshapes are views of the same memory.
+  for (auto r : block.getOps<ReshapeOp>())
+    if (auto it = argOf.find(base(r.getResult())); it != argOf.end())
+      argOf[r.getResult()] = it->second;
+  for (Value v : ret.getOperands()) {
+    auto it = argOf.find(v);
+    if (it == argOf.end())
+      return ret.emitOpError("returns a value that is neither a buffer nor a launch");
+    plan.results.push_back(it->second);
+    ArrayRef<int64_t> shape = getShape(v.getType());
+    plan.resultShapes.emplace_back(shape.begin(), shape.end());
+  }
+  return success();
+}
+
+FailureOr<HostPlan> mlir::uop::getHostPlan(func::FuncOp host) {
+  HostPlan plan;
+  DenseMap<Value, unsigned> argOf;
+  if (failed(buildPlan(host, plan, argOf)))
+    return failure();
+  return plan;
+}
+
+LogicalResult mlir::uop::lowerHost(func::FuncOp host) {
+  HostPlan plan;
+  DenseMap<Value, unsigned> argOf;
+  if (failed(buildPlan(host, plan, argOf)))
+    return failure();
+  MLIRContext *ctx = host.getContext();
+  // Plain memrefs, as uop-linearize gives the kernels' buffers.
+  SmallVector<Type> argTypes;
+  for (const HostArg &a : plan.args)
+    argTypes.push_back(MemRefType::get({a.numel}, a.dtype));
+
+  Block &old = host.getBody().front();
+  auto *block = new Block();
+  for (Type t : argTypes)
+    block->addArgument(t, host.getLoc());
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(block);
+  auto mem = [&](Value v) { return block->getArgument(argOf.at(v)); };
+  SymbolTableCollection symbols;
+  for (Operation &op : old.without_terminator()) {
+    if (isa<BufferOp, ReshapeOp>(op))
+      continue; // bound to arguments by buildPlan
+    auto launch = dyn_cast<LaunchOp>(op);
+    if (!launch)
+      return op.emitOpError("uop-lower-host: unexpected op in a host function");
+    auto kernel = symbols.lookupNearestSymbolFrom<func::FuncOp>(host, launch.getKernelAttr());
+    auto slots = kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>("uop.slots") : nullptr;
+    if (!slots)
+      return launch.emitOpError("kernel '")
+             << launch.getKernel() << "' is not linearized (run uop-rangeify and "
+             << "uop-linearize on the kernels first)";
+    int64_t nargs = launch.getArgs().size();
+    SmallVector<Value> args;
+    for (int64_t s : slots.asArrayRef()) {
+      if (s > nargs)
+        return launch.emitOpError("kernel '") << launch.getKernel() << "' has slot " << s
+                                              << " but the launch binds only " << nargs + 1;
+      args.push_back(s < nargs ? mem(launch.getArgs()[s]) : mem(launch.getResult()));
+    }
+    func::CallOp::create(b, launch.getLoc(), kernel, args);
+  }
+  func::ReturnOp::create(b, host.getLoc());
+  host.getBody().push_back(block);
+  old.dropAllReferences();
+  old.erase();
+  host.setType(FunctionType::get(ctx, argTypes, {}));
+  // What a caller needs to know about the arguments (see HostPlan).
+  SmallVector<int64_t> kinds, slotList;
+  for (const HostArg &a : plan.args) {
+    kinds.push_back(a.kind);
+    slotList.push_back(a.slot);
+  }
+  host->setAttr("uop.host_args", b.getDenseI64ArrayAttr(kinds));
+  host->setAttr("uop.host_slots", b.getDenseI64ArrayAttr(slotList));
+  host->setAttr("uop.host_results", b.getDenseI64ArrayAttr(SmallVector<int64_t>(
+                                        plan.results.begin(), plan.results.end())));
+  return success();
+}
+
+namespace {
+struct UopLowerHostPass : uop::impl::UopLowerHostPassBase<UopLowerHostPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
+      if (func->hasAttr("uop.host") && failed(lowerHost(func)))
+        return signalPassFailure();
+  }
+};
+} // namespace
