@@ -4,10 +4,11 @@
 //           [--random-inputs[=SEED]] [--output SLOT=FILE.npy]... [--print]
 //           [--bench=N]
 //
-// PROGRAM is .uir or .mlir. A shaped program (L1: its result is a value) is
-// lowered by uop-rangeify into one kernel that stores the value into a new
-// buffer slot; `--output FILE.npy` saves the value with its shape and dtype,
-// `--print` prints it. A kernel-level program (L2: its result is a
+// PROGRAM is .uir or .mlir. A shaped program (L1: its results are values)
+// is kernelized (uop-kernelize), each kernel lowered (uop-rangeify,
+// uop-linearize) and the host function run; `--output FILE.npy` saves the
+// next value with its shape and dtype, `--print` prints the values. Every
+// buffer slot it reads needs an input (or --random-inputs). A kernel-level program (L2: its result is a
 // uop.sink of stores) runs with its buffers read and written in place: every
 // buffer slot the kernel loads from needs an input (or --random-inputs);
 // slots it only stores to start zeroed. `--output SLOT=FILE` saves a buffer
@@ -21,6 +22,7 @@
 #include "Uop/Runtime/Runtime.h"
 #include "Uop/Target/CPU.h"
 #include "Uop/Target/UIR.h"
+#include "Uop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -44,6 +46,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <map>
 
 using namespace mlir;
@@ -62,6 +65,8 @@ static cl::list<std::string> outputs("output", cl::desc("SLOT=FILE.npy: save a b
 static cl::opt<bool> printBuffers("print", cl::desc("Print the buffers the program writes"));
 static cl::opt<unsigned> benchRuns("bench", cl::desc("Time N runs; print the median and GFLOP/s"),
                                    cl::init(0));
+static cl::opt<bool> fuseReduce("fuse-reduce",
+                                cl::desc("Kernelize with reductions fused into their consumers"));
 static cl::opt<std::string> optMode("opt", cl::desc("none (default), hand or search"),
                                     cl::init("none"));
 
@@ -198,32 +203,45 @@ int main(int argc, char **argv) {
   if (!main)
     fail(inputFile + ": no func.func @main to run");
   auto ret = dyn_cast<func::ReturnOp>(main.getBody().front().getTerminator());
-  if (!ret || ret.getNumOperands() != 1)
-    fail(inputFile + ": @main must return one value (a shaped program) or the uop.sink of a "
+  if (!ret || ret.getNumOperands() == 0)
+    fail(inputFile + ": @main must return values (a shaped program) or the uop.sink of a "
                      "kernel graph");
-  // A shaped program (L1): its value is computed into a new output slot.
-  std::optional<int64_t> outputSlot;
-  std::vector<int64_t> outputShape;
-  if (!isa<mlir::uop::VoidType>(ret.getOperand(0).getType())) {
-    if (failed(mlir::uop::rangeifyFunction(main)))
+  // A shaped program (L1) is kernelized: kernels plus a host function that
+  // launches them; its values are computed into outputs the host returns.
+  bool shaped = !isa<mlir::uop::VoidType>(ret.getOperand(0).getType());
+  std::optional<mlir::uop::HostPlan> plan;
+  std::map<int64_t, Slot> slots;
+  if (shaped) {
+    if (failed(mlir::uop::kernelizeModule(*module, fuseReduce)))
       return 1;
-    outputSlot = main->getAttrOfType<IntegerAttr>("uop.output_slot").getInt();
-    auto shape = main->getAttrOfType<DenseI64ArrayAttr>("uop.output_shape").asArrayRef();
-    outputShape.assign(shape.begin(), shape.end());
+    auto p = mlir::uop::getHostPlan(main);
+    if (failed(p))
+      return 1;
+    plan = std::move(*p);
+  } else {
+    if (ret.getNumOperands() != 1 || !ret.getOperand(0).getDefiningOp<mlir::uop::SinkOp>())
+      fail(inputFile + ": @main is not a kernel graph (its result must be a uop.sink of stores)");
+    slots = collectSlots(main);
   }
-  ret = cast<func::ReturnOp>(main.getBody().front().getTerminator());
-  if (!ret.getOperand(0).getDefiningOp<mlir::uop::SinkOp>())
-    fail(inputFile + ": @main is not a kernel graph (its result must be a uop.sink of stores)");
 
-  std::map<int64_t, Slot> slots = collectSlots(main);
-
-  // L2 -> L3, count the work, then L3 -> LLVM.
+  // L1 -> L2 -> L3, count the work, then L3 -> LLVM.
   PassManager lower(&context);
+  lower.addNestedPass<func::FuncOp>(mlir::uop::createUopRangeifyPass());
   lower.addNestedPass<func::FuncOp>(mlir::uop::createUopLinearizePass());
   lower.addPass(createCanonicalizerPass());
   if (failed(lower.run(*module)))
     return 1;
-  double flops = countFlops(main);
+  double flops = 0;
+  if (shaped) {
+    // Each kernel's work, times the launches of it.
+    llvm::StringMap<unsigned> launches;
+    main.walk([&](mlir::uop::LaunchOp l) { ++launches[l.getKernel()]; });
+    for (auto f : module->getOps<func::FuncOp>())
+      if (unsigned n = launches.lookup(f.getSymName()))
+        flops += n * countFlops(f);
+  } else {
+    flops = countFlops(main);
+  }
   PassManager pm(&context);
   mlir::uop::buildUopCpuPipeline(pm, mlir::uop::UopCpuPipelineOptions());
   if (failed(pm.run(*module)) || failed(mlir::uop::addPackedEntry(*module, "main")))
@@ -235,11 +253,15 @@ int main(int argc, char **argv) {
   if (!kernel.ok())
     fail(kernel.error());
 
-  // Buffers, in slot order (the kernel's argument order).
+  // Inputs by slot.
   std::map<int64_t, std::string> inputFiles;
   for (const std::string &arg : inputs) {
     auto [slot, path] = parseSlotArg("input", arg);
-    if (!slots.count(slot))
+    bool known = shaped ? llvm::any_of(plan->args, [&](const mlir::uop::HostArg &a) {
+      return a.kind == mlir::uop::HostArg::Input && a.slot == slot;
+    })
+                        : slots.count(slot) != 0;
+    if (!known)
       fail("--input " + arg + ": the program has no buffer slot " + std::to_string(slot));
     inputFiles[slot] = path;
   }
@@ -250,31 +272,49 @@ int main(int argc, char **argv) {
       fail("--random-inputs expects an integer seed, got '" + randomInputs + "'");
     seed = s;
   }
-  std::vector<rt::HostBuffer> buffers;
-  std::vector<void *> args;
-  for (auto &[id, s] : slots) {
-    std::string what = std::to_string(s.size) + " x " + rt::dtypeName(s.dtype);
+  // The buffer of one slot: from its --input file, random, or zeroed.
+  auto makeBuffer = [&](int64_t id, rt::DType dtype, int64_t size, bool read) {
+    std::string what = std::to_string(size) + " x " + rt::dtypeName(dtype);
     if (auto it = inputFiles.find(id); it != inputFiles.end()) {
       auto buf = rt::readNpy(it->second);
       if (!buf.ok())
         fail("slot " + std::to_string(id) + ": " + buf.error());
-      if (buf.value().dtype() != s.dtype || buf.value().numel() != s.size)
+      if (buf.value().dtype() != dtype || buf.value().numel() != size)
         fail("slot " + std::to_string(id) + ": the program's buffer is " + what + ", but " +
              it->second + " holds " + std::to_string(buf.value().numel()) + " x " +
              rt::dtypeName(buf.value().dtype()));
-      buffers.push_back(std::move(buf.value()));
-    } else if (outputSlot && id == *outputSlot) {
-      buffers.emplace_back(s.dtype, outputShape); // the program's value, with its shape
-    } else {
-      buffers.emplace_back(s.dtype, std::vector<int64_t>{s.size});
-      if (seed)
-        buffers.back().fillRandom(*seed + id);
-      else if (s.read)
-        fail("missing input for slot " + std::to_string(id) + " (a buffer of " + what +
-             " the program reads): pass --input " + std::to_string(id) +
-             "=FILE.npy or --random-inputs");
+      return std::move(buf.value());
+    }
+    rt::HostBuffer b(dtype, std::vector<int64_t>{size});
+    if (seed)
+      b.fillRandom(*seed + id);
+    else if (read)
+      fail("missing input for slot " + std::to_string(id) + " (a buffer of " + what +
+           " the program reads): pass --input " + std::to_string(id) +
+           "=FILE.npy or --random-inputs");
+    return b;
+  };
+  // Kernel graphs take their buffers in slot order; a host takes its inputs,
+  // outputs and temporaries as its plan says.
+  std::vector<rt::HostBuffer> buffers;
+  std::map<int64_t, size_t> index; // slot -> buffer
+  if (shaped) {
+    for (const mlir::uop::HostArg &a : plan->args) {
+      rt::DType dtype = *toRuntimeDType(a.dtype);
+      if (a.kind == mlir::uop::HostArg::Input) {
+        index[a.slot] = buffers.size();
+        buffers.push_back(makeBuffer(a.slot, dtype, a.numel, /*read=*/true));
+      } else {
+        buffers.emplace_back(dtype, std::vector<int64_t>{a.numel});
+      }
+    }
+  } else {
+    for (auto &[id, s] : slots) {
+      index[id] = buffers.size();
+      buffers.push_back(makeBuffer(id, s.dtype, s.size, s.read));
     }
   }
+  std::vector<void *> args;
   for (auto &b : buffers)
     args.push_back(b.data());
 
@@ -289,33 +329,49 @@ int main(int argc, char **argv) {
     kernel.value()(args.data());
   }
 
-  size_t i = 0;
-  std::map<int64_t, size_t> index;
-  for (auto &[id, s] : slots)
-    index[id] = i++;
+  // The values of a shaped program, with their shapes.
+  std::vector<rt::HostBuffer> results;
+  if (shaped) {
+    for (auto [arg, shape] : llvm::zip(plan->results, plan->resultShapes)) {
+      const rt::HostBuffer &flat = buffers[arg];
+      rt::HostBuffer value(flat.dtype(), std::vector<int64_t>(shape.begin(), shape.end()));
+      std::memcpy(value.data(), flat.data(), value.bytes());
+      results.push_back(std::move(value));
+    }
+  }
+  size_t nextResult = 0;
   for (const std::string &arg : outputs) {
     if (!StringRef(arg).contains('=')) {
-      // --output FILE.npy: the value of a shaped program, with its shape.
-      if (!outputSlot)
+      // --output FILE.npy: the next value of a shaped program, with its shape.
+      if (!shaped)
         fail("--output " + arg + ": a kernel-level program has no value; save a buffer "
                                  "with --output SLOT=FILE.npy");
-      auto ok = rt::writeNpy(arg, buffers[index[*outputSlot]]);
+      if (nextResult >= results.size())
+        fail("--output " + arg + ": the program has only " + std::to_string(results.size()) +
+             " value(s)");
+      auto ok = rt::writeNpy(arg, results[nextResult++]);
       if (!ok.ok())
         fail(ok.error());
       continue;
     }
     auto [slot, path] = parseSlotArg("output", arg);
     if (!index.count(slot))
-      fail("--output " + arg + ": the program has no buffer slot " + std::to_string(slot));
+      fail("--output " + arg + ": the program has no buffer slot " + std::to_string(slot) +
+           (shaped ? " (save a shaped program's value with --output FILE.npy)" : ""));
     auto ok = rt::writeNpy(path, buffers[index[slot]]);
     if (!ok.ok())
       fail(ok.error());
   }
-  if (printBuffers && outputSlot)
-    llvm::outs() << buffers[index[*outputSlot]].format() << "\n";
-  else if (printBuffers)
+  if (printBuffers && shaped) {
+    for (auto [i, value] : llvm::enumerate(results)) {
+      if (results.size() > 1)
+        llvm::outs() << "value " << i << ": ";
+      llvm::outs() << value.format() << "\n";
+    }
+  } else if (printBuffers) {
     for (auto &[id, s] : slots)
       if (s.written)
         llvm::outs() << "slot " << id << ": " << buffers[index[id]].format() << "\n";
+  }
   return 0;
 }
