@@ -36,7 +36,7 @@ print(f"loops_gemm.uir vs numpy: max abs error {err:.2e}", "(OK)" if err < 1e-4 
 sys.exit(0 if err < 1e-4 else 1)
 PY
 
-echo "==== uop-run examples/gemm.uir (256x256 gemm from movement ops: rangeify -> loops -> LLVM)"
+echo "==== uop-run examples/gemm.uir (256x256 gemm from movement ops: kernelize -> rangeify -> loops -> LLVM)"
 /usr/bin/python3 - "$TMP" <<'PY'
 import sys, numpy as np
 rng = np.random.default_rng(1)
@@ -52,4 +52,19 @@ a, b, c = (np.load(f"{t}/{n}.npy") for n in ("A", "B", "C"))
 err = np.abs(c - a.reshape(256, 256) @ b.reshape(256, 256)).max()
 print(f"gemm.uir {c.shape} vs numpy: max abs error {err:.2e}", "(OK)" if err < 1e-3 else "(MISMATCH)")
 sys.exit(0 if err < 1e-3 else 1)
+PY
+
+echo "==== uop-opt --uop-kernelize examples/softmax.uir (fission: 3 kernels and a host)"
+"$BIN/uop-opt" --uop-kernelize "$ROOT/examples/softmax.uir" | sed -n '/func.func @main/,$p'
+echo "==== uop-run examples/softmax.uir"
+/usr/bin/python3 -c "import sys, numpy as np; np.save(sys.argv[1], np.random.default_rng(2).standard_normal(4096).astype(np.float32))" "$TMP/X.npy"
+"$BIN/uop-run" "$ROOT/examples/softmax.uir" --input "0=$TMP/X.npy" --output "$TMP/S.npy"
+/usr/bin/python3 - "$TMP" <<'PY'
+import sys, numpy as np
+t = sys.argv[1]
+x, s = np.load(f"{t}/X.npy").reshape(64, 64), np.load(f"{t}/S.npy")
+e = np.exp(x - x.max(1, keepdims=True))
+err = np.abs(s - e / e.sum(1, keepdims=True)).max()
+print(f"softmax.uir {s.shape} vs numpy: max abs error {err:.2e}", "(OK)" if err < 1e-5 else "(MISMATCH)")
+sys.exit(0 if err < 1e-5 else 1)
 PY
