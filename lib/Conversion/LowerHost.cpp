@@ -6,14 +6,16 @@
 // reads, so a slot can be missing). The host's `uop.launch`es become calls
 // that bind exactly the slots that survived (the seed's "deleted reads do not
 // shift kernel arguments"); its values become memrefs passed in by the
-// caller: input buffers, outputs, then temporaries (the runtime allocates
-// those once and reuses them, as the seed's Plan.temp_arrays).
+// caller: input buffers and outputs. Temporaries are allocated by the host,
+// or (temps-as-args) passed in too, so that a runtime can allocate them once
+// and reuse them, as the seed's Plan.temp_arrays.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Conversion/Passes.h"
 #include "Uop/IR/UopOps.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -99,16 +101,20 @@ FailureOr<HostPlan> mlir::uop::getHostPlan(func::FuncOp host) {
   return plan;
 }
 
-LogicalResult mlir::uop::lowerHost(func::FuncOp host) {
+LogicalResult mlir::uop::lowerHost(func::FuncOp host, bool tempsAsArgs) {
   HostPlan plan;
   DenseMap<Value, unsigned> argOf;
   if (failed(buildPlan(host, plan, argOf)))
     return failure();
   MLIRContext *ctx = host.getContext();
-  // Plain memrefs, as uop-linearize gives the kernels' buffers.
-  SmallVector<Type> argTypes;
-  for (const HostArg &a : plan.args)
-    argTypes.push_back(MemRefType::get({a.numel}, a.dtype));
+  // Plain memrefs, as uop-linearize gives the kernels' buffers. Temporaries
+  // come last: arguments, or allocated here and freed after the last call.
+  SmallVector<Type> types, argTypes;
+  for (const HostArg &a : plan.args) {
+    types.push_back(MemRefType::get({a.numel}, a.dtype));
+    if (tempsAsArgs || a.kind != HostArg::Temp)
+      argTypes.push_back(types.back());
+  }
 
   Block &old = host.getBody().front();
   auto *block = new Block();
@@ -116,7 +122,10 @@ LogicalResult mlir::uop::lowerHost(func::FuncOp host) {
     block->addArgument(t, host.getLoc());
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(block);
-  auto mem = [&](Value v) { return block->getArgument(argOf.at(v)); };
+  SmallVector<Value> memory(block->getArguments());
+  for (Type t : ArrayRef<Type>(types).drop_front(argTypes.size()))
+    memory.push_back(memref::AllocOp::create(b, host.getLoc(), cast<MemRefType>(t)));
+  auto mem = [&](Value v) { return memory[argOf.at(v)]; };
   SymbolTableCollection symbols;
   for (Operation &op : old.without_terminator()) {
     if (isa<BufferOp, ReshapeOp>(op))
@@ -140,6 +149,8 @@ LogicalResult mlir::uop::lowerHost(func::FuncOp host) {
     }
     func::CallOp::create(b, launch.getLoc(), kernel, args);
   }
+  for (Value temp : ArrayRef<Value>(memory).drop_front(argTypes.size()))
+    memref::DeallocOp::create(b, host.getLoc(), temp);
   func::ReturnOp::create(b, host.getLoc());
   host.getBody().push_back(block);
   old.dropAllReferences();
@@ -147,7 +158,7 @@ LogicalResult mlir::uop::lowerHost(func::FuncOp host) {
   host.setType(FunctionType::get(ctx, argTypes, {}));
   // What a caller needs to know about the arguments (see HostPlan).
   SmallVector<int64_t> kinds, slotList;
-  for (const HostArg &a : plan.args) {
+  for (const HostArg &a : ArrayRef<HostArg>(plan.args).take_front(argTypes.size())) {
     kinds.push_back(a.kind);
     slotList.push_back(a.slot);
   }
@@ -163,7 +174,7 @@ struct UopLowerHostPass : uop::impl::UopLowerHostPassBase<UopLowerHostPass> {
   using Base::Base;
   void runOnOperation() override {
     for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
-      if (func->hasAttr("uop.host") && failed(lowerHost(func)))
+      if (func->hasAttr("uop.host") && failed(lowerHost(func, tempsAsArgs)))
         return signalPassFailure();
   }
 };

@@ -218,6 +218,7 @@ FailureOr<CompiledPlan *> PlanCache::get(ModuleOp program) {
   UopCpuPipelineOptions pipeline;
   pipeline.openmp = options.openmp;
   pipeline.fuseReduce = options.fuseReduce;
+  pipeline.hostTempsAsArgs = true; // allocated once, reused across runs
   buildUopCpuPipeline(pm, pipeline);
   if (failed(pm.run(*module)) || failed(addPackedEntry(*module, "main")))
     return failure();

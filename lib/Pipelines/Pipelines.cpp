@@ -22,7 +22,9 @@ void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
   pm.addPass(createUopKernelizePass(kernelize));
   pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass());
-  pm.addPass(createUopLowerHostPass());
+  UopLowerHostPassOptions host;
+  host.tempsAsArgs = options.hostTempsAsArgs;
+  pm.addPass(createUopLowerHostPass(host));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // THREAD ranges: scf.parallel -> omp.parallel + omp.wsloop, or serial loops.

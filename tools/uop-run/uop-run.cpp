@@ -304,7 +304,7 @@ int main(int argc, char **argv) {
       if (a.kind == mlir::uop::HostArg::Input) {
         index[a.slot] = buffers.size();
         buffers.push_back(makeBuffer(a.slot, dtype, a.numel, /*read=*/true));
-      } else {
+      } else if (a.kind == mlir::uop::HostArg::Output) { // temporaries: the host allocates them
         buffers.emplace_back(dtype, std::vector<int64_t>{a.numel});
       }
     }

@@ -37,8 +37,10 @@ struct HostArg {
 };
 
 /// The calling convention of a kernelized program's host function once
-/// lowered by uop-lower-host: its arguments in order, and per returned value
-/// the argument that holds it (an input for an aliased buffer) and its shape.
+/// lowered by uop-lower-host: its buffers in order (inputs, outputs, then
+/// temporaries, which are arguments only with temps-as-args), and per
+/// returned value the buffer that holds it (an input for an aliased buffer)
+/// and its shape.
 struct HostPlan {
   SmallVector<HostArg> args;
   SmallVector<unsigned> results;
@@ -51,7 +53,9 @@ struct HostPlan {
 FailureOr<HostPlan> getHostPlan(func::FuncOp host);
 
 /// Lowers the host function made by uop-kernelize (see uop-lower-host).
-LogicalResult lowerHost(func::FuncOp host);
+/// Temporaries are allocated in the host, or with `tempsAsArgs` are its
+/// last arguments.
+LogicalResult lowerHost(func::FuncOp host, bool tempsAsArgs = false);
 
 #define GEN_PASS_REGISTRATION
 #include "Uop/Conversion/Passes.h.inc"

@@ -100,12 +100,16 @@ def UopLowerHostPass : Pass<"uop-lower-host", "::mlir::ModuleOp"> {
     binds exactly the slots that survived, so later arguments do not shift.
 
     The host's values become memref arguments, in this order: the input
-    buffers (slot order), one output per distinct launch the host returns
-    (return order), then one temporary per other launch (launch order). A
-    returned value that is a contiguous input buffer aliases that input.
-    Attributes on the host say what each argument is: `uop.host_args` (0
-    input, 1 output, 2 temporary), `uop.host_slots` (the input's slot, else
-    -1) and `uop.host_results` (per returned value, the argument holding it).
+    buffers (slot order), then one output per distinct launch the host
+    returns (return order). Each other launch writes a temporary, which the
+    host allocates (`memref.alloc`) before the first call and frees after
+    the last; with `temps-as-args` the temporaries are instead its last
+    arguments (launch order), so that a runtime allocates them once and
+    reuses them across runs (the seed's `Plan.temp_arrays`). A returned
+    value that is a contiguous input buffer aliases that input. Attributes
+    on the host say what each argument is: `uop.host_args` (0 input, 1
+    output, 2 temporary), `uop.host_slots` (the input's slot, else -1) and
+    `uop.host_results` (per returned value, the buffer holding it).
 
     ```mlir
     // before
@@ -119,6 +123,10 @@ def UopLowerHostPass : Pass<"uop-lower-host", "::mlir::ModuleOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"tempsAsArgs", "temps-as-args", "bool", /*default=*/"false",
+           "Temporaries are arguments of the host (after the outputs) instead "
+           "of being allocated in it">];
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect"];
 }
 

@@ -23,6 +23,10 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
       *this, "fuse-reduce",
       llvm::cl::desc("uop-kernelize: fuse reductions into their consumers"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> hostTempsAsArgs{
+      *this, "host-temps-as-args",
+      llvm::cl::desc("uop-lower-host: temporaries are host arguments, not allocated in it"),
+      llvm::cl::init(false)};
 };
 
 /// Shaped program (L1) -> kernels + host -> kernel graphs (L2) ->
