@@ -193,25 +193,74 @@ void ConstOp::inferResultRanges(ArrayRef<ConstantIntRanges>, SetIntRangeFn setRe
 void BoundsCache::notifyOperationErased(Operation *op) {
   for (Value result : op->getResults())
     ranges.erase(result);
+  if (auto c = dyn_cast<ConstOp>(op)) {
+    auto it = constants.find({op->getBlock(), c.getValue()});
+    if (it != constants.end() && it->second == op)
+      constants.erase(it);
+  }
 }
 
 /// How many ops a query without a cache may look at.
 static constexpr unsigned kUncachedBudget = 16;
 
+/// `b` as the interface path stores it: through a ConstantIntRanges of the
+/// width of `type` and back (toRanges then fromRanges, without the APInts).
+static IntBounds normalize(Type type, IntBounds b) {
+  unsigned width = bitWidth(type);
+  if (width == 1)
+    return {b.min & 1, b.max & 1};
+  if (width > 64)
+    return {INT64_MIN, INT64_MAX};
+  if (width == 64)
+    return b;
+  auto sext = [&](int64_t v) {
+    uint64_t m = uint64_t(1) << (width - 1);
+    uint64_t u = uint64_t(v) & ((uint64_t(1) << width) - 1);
+    return int64_t((u ^ m) - m);
+  };
+  return {sext(b.min), sext(b.max)};
+}
+
+/// The range of any value of `type` (ConstantIntRanges::maxRange, as bounds).
+static IntBounds maxBounds(Type type) {
+  return fromRanges(ConstantIntRanges::maxRange(bitWidth(type)));
+}
+
+/// The bounds of the uop constant `op`.
+static IntBounds constBounds(ConstOp op) {
+  Attribute value = op.getValue();
+  auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value);
+  int64_t n = dense && !dense.isSplat() ? dense.getNumElements() : 1;
+  IntBounds b{INT64_MAX, INT64_MIN};
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t v = getElement(value, i).i;
+    b.min = std::min(b.min, v);
+    b.max = std::max(b.max, v);
+  }
+  return normalize(op.getType(), b);
+}
+
+/// The uop ops whose interface implementation is `inferRanges` above: their
+/// bounds are computed on IntBounds directly, with the same result.
+static bool isUopRangeOp(Operation *op) {
+  return isa<RangeOp, CastOp, WhereOp, AddOp, MulOp, MaxOp, CmpLtOp, CmpNeOp, FloorDivOp,
+             FloorModOp>(op);
+}
+
 IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
   if (cache) {
     auto it = cache->ranges.find(value);
     if (it != cache->ranges.end())
-      return fromRanges(it->second);
+      return it->second;
   }
   if (!isIntLike(value.getType()))
     return {INT64_MIN, INT64_MAX};
-  llvm::DenseMap<Value, ConstantIntRanges> local;
+  llvm::DenseMap<Value, IntBounds> local;
   auto &memo = cache ? cache->ranges : local;
   unsigned reached = 0;
-  auto maxRange = [](Value v) { return ConstantIntRanges::maxRange(bitWidth(v.getType())); };
 
   SmallVector<Value, 16> todo{value};
+  SmallVector<IntBounds, 4> in;
   SmallVector<ConstantIntRanges, 4> args;
   while (!todo.empty()) {
     Value v = todo.back();
@@ -220,9 +269,14 @@ IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
       continue;
     }
     Operation *def = v.getDefiningOp();
+    if (auto c = dyn_cast_or_null<ConstOp>(def)) {
+      memo.try_emplace(v, isIntLike(c.getType()) ? constBounds(c) : maxBounds(v.getType()));
+      todo.pop_back();
+      continue;
+    }
     auto iface = dyn_cast_or_null<InferIntRangeInterface>(def);
     if (!iface) {
-      memo.try_emplace(v, maxRange(v));
+      memo.try_emplace(v, maxBounds(v.getType()));
       todo.pop_back();
       continue;
     }
@@ -234,7 +288,7 @@ IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
       // Without a cache, look at a bounded number of ops (counted as they
       // are reached, so that a deep chain is not descended either).
       if (!cache && reached >= kUncachedBudget) {
-        memo.try_emplace(operand, maxRange(operand));
+        memo.try_emplace(operand, maxBounds(operand.getType()));
         continue;
       }
       ++reached;
@@ -244,16 +298,30 @@ IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
     if (!ready)
       continue;
     todo.pop_back();
+    if (isUopRangeOp(def)) {
+      // inferRanges, on IntBounds.
+      Value result = def->getResult(0);
+      if (!isIntLike(result.getType()))
+        continue; // inferRanges sets nothing
+      in.clear();
+      for (Value operand : def->getOperands())
+        in.push_back(isIntLike(operand.getType()) ? memo.find(operand)->second
+                                                  : IntBounds{INT64_MIN, INT64_MAX});
+      memo.insert_or_assign(result, normalize(result.getType(), inferUopBounds(def, in)));
+      continue;
+    }
+    // Any other op with the interface: through ConstantIntRanges.
     args.clear();
     for (Value operand : def->getOperands())
-      args.push_back(isIntLike(operand.getType()) ? memo.find(operand)->second
-                                                   : ConstantIntRanges::maxRange(64));
+      args.push_back(isIntLike(operand.getType())
+                         ? toRanges(operand.getType(), memo.find(operand)->second)
+                         : ConstantIntRanges::maxRange(64));
     iface.inferResultRanges(args, [&](Value result, const ConstantIntRanges &range) {
-      memo.insert_or_assign(result, range);
+      memo.insert_or_assign(result, fromRanges(range));
     });
     for (Value result : def->getResults())
       if (isIntLike(result.getType()))
-        memo.try_emplace(result, maxRange(result));
+        memo.try_emplace(result, maxBounds(result.getType()));
   }
-  return fromRanges(memo.find(value)->second);
+  return memo.find(value)->second;
 }

@@ -51,13 +51,81 @@ int64_t pyFloorDiv(int64_t a, int64_t b) {
 }
 int64_t pyMod(int64_t a, int64_t b) { return a - pyFloorDiv(a, b) * b; }
 
-/// An integer constant of `type` (a dtype, or a splat tensor of it).
-Value constLike(PatternRewriter &rewriter, Location loc, Type type, int64_t v) {
-  return ConstOp::create(rewriter, loc, makeAttr(type, {Scalar::integer(v)}));
+/// An integer constant of `type` (a dtype, or a splat tensor of it). With a
+/// cache, the constant is made once per block, at the start of the block
+/// (where it dominates every op of the block), and reused: the rules ask for
+/// the same few constants over and over, and each new one would be one more
+/// op for the driver to visit and deduplicate.
+Value constLike(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type,
+                int64_t v) {
+  TypedAttr attr = makeAttr(type, {Scalar::integer(v)});
+  Block *block = rewriter.getInsertionBlock();
+  if (!cache || !block)
+    return ConstOp::create(rewriter, loc, attr);
+  auto it = cache->constants.find({block, attr});
+  if (it != cache->constants.end() && it->second->getBlock() == block)
+    return it->second->getResult(0);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(block);
+  Operation *c = ConstOp::create(rewriter, loc, attr);
+  cache->constants[{block, attr}] = c;
+  return c->getResult(0);
 }
 
+/// Whether `v` is an i32 scalar (the type the shortcuts of `build` handle).
+bool isScalarI32(Value v) {
+  auto integer = dyn_cast<IntegerType>(v.getType());
+  return integer && integer.getWidth() == 32;
+}
+
+/// `rewriter.createOrFold<OpTy>(loc, a, b)`, without making an op that would
+/// fold away at once: for i32 scalars, two `uop.const` operands fold here (as
+/// the op's folder would, with exec_alu), `x * 1`, `x + 0`, `x // 1` give x
+/// and `x % 1` gives 0 (the folders' identities), and an op that no folder
+/// rule applies to (no constant operand, and for an add no `uop.mul`
+/// operand, which `x + x*-1` looks for) is made directly. Anything else goes
+/// through createOrFold.
 template <typename OpTy>
-Value build(PatternRewriter &rewriter, Location loc, Value a, Value b) {
+Value build(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Value a, Value b) {
+  constexpr bool isAdd = std::is_same_v<OpTy, AddOp>, isMul = std::is_same_v<OpTy, MulOp>,
+                 isDiv = std::is_same_v<OpTy, FloorDivOp>,
+                 isMod = std::is_same_v<OpTy, FloorModOp>;
+  static_assert(isAdd || isMul || isDiv || isMod, "build handles add, mul, floordiv, floormod");
+  if (!isScalarI32(a) || a.getType() != b.getType())
+    return rewriter.createOrFold<OpTy>(loc, a, b);
+  auto scalar = [](Value v) -> std::optional<int64_t> {
+    auto c = v.getDefiningOp<ConstOp>();
+    if (!c)
+      return std::nullopt;
+    auto integer = dyn_cast<IntegerAttr>(c.getValue());
+    if (!integer)
+      return std::nullopt;
+    return getElement(integer, 0).i;
+  };
+  std::optional<int64_t> ka = scalar(a), kb = scalar(b);
+  Type type = a.getType();
+  if (ka && kb) {
+    AluKind kind = isAdd   ? AluKind::Add
+                   : isMul ? AluKind::Mul
+                   : isDiv ? AluKind::FloorDiv
+                           : AluKind::FloorMod;
+    if (std::optional<Scalar> r = execAlu(kind, type, {Scalar::integer(*ka), Scalar::integer(*kb)}))
+      return constLike(rewriter, cache, loc, type, r->i);
+    return rewriter.createOrFold<OpTy>(loc, a, b);
+  }
+  if (kb && !isConst(a)) {
+    if ((isMul && *kb == 1) || (isAdd && *kb == 0) || (isDiv && *kb == 1))
+      return a;
+    if (isMod && *kb == 1)
+      return constLike(rewriter, cache, loc, type, 0);
+    // x * 0 folds to 0 and x + x*-1 may fold to 0: leave those to the folder.
+    if (!(isMul && *kb == 0) && !(isAdd && a.getDefiningOp<MulOp>()))
+      return OpTy::create(rewriter, loc, a, b);
+    return rewriter.createOrFold<OpTy>(loc, a, b);
+  }
+  if (!ka && !kb && !isConst(a) && !isConst(b) &&
+      !(isAdd && (a.getDefiningOp<MulOp>() || b.getDefiningOp<MulOp>())))
+    return OpTy::create(rewriter, loc, a, b);
   return rewriter.createOrFold<OpTy>(loc, a, b);
 }
 
@@ -130,7 +198,7 @@ struct AddSelf : SymbolicPattern<AddOp> {
   LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
     if (!isI32(op.getLhs()) || op.getLhs() != op.getRhs())
       return rewriter.notifyMatchFailure(op, "not x + x of i32");
-    Value two = constLike(rewriter, op.getLoc(), op.getType(), 2);
+    Value two = constLike(rewriter, cache, op.getLoc(), op.getType(), 2);
     rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(), two);
     return success();
   }
@@ -152,7 +220,7 @@ struct ReassocAddConst : SymbolicPattern<AddOp> {
     });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not (x + c1) + c2 of i32");
-    Value c = constLike(rewriter, op.getLoc(), op.getType(), wrap32(c1 + c2));
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 + c2));
     rewriter.replaceOpWithNewOp<AddOp>(op, x, c);
     return success();
   }
@@ -173,8 +241,8 @@ struct HoistConstAdd : SymbolicPattern<AddOp> {
     });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not (x + c1) + y of i32");
-    Value sum = build<AddOp>(rewriter, op.getLoc(), x, y);
-    Value c = constLike(rewriter, op.getLoc(), op.getType(), c1);
+    Value sum = build<AddOp>(rewriter, cache, op.getLoc(), x, y);
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), c1);
     rewriter.replaceOpWithNewOp<AddOp>(op, sum, c);
     return success();
   }
@@ -189,7 +257,7 @@ struct CombineMulTerms : SymbolicPattern<AddOp> {
     if (!matchXC<MulOp>(op.getLhs(), x1, c1) || !matchXC<MulOp>(op.getRhs(), x2, c2) ||
         x1 != x2)
       return rewriter.notifyMatchFailure(op, "not x*c1 + x*c2 of i32");
-    Value c = constLike(rewriter, op.getLoc(), op.getType(), wrap32(c1 + c2));
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 + c2));
     rewriter.replaceOpWithNewOp<MulOp>(op, x1, c);
     return success();
   }
@@ -206,7 +274,7 @@ struct CombineMulSelf : SymbolicPattern<AddOp> {
     });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not x*c1 + x of i32");
-    Value c = constLike(rewriter, op.getLoc(), op.getType(), wrap32(c1 + 1));
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 + 1));
     rewriter.replaceOpWithNewOp<MulOp>(op, x, c);
     return success();
   }
@@ -274,7 +342,7 @@ struct ReassocMulConst : SymbolicPattern<MulOp> {
     });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not (x * c1) * c2 of i32");
-    Value c = constLike(rewriter, op.getLoc(), op.getType(), wrap32(c1 * c2));
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 * c2));
     rewriter.replaceOpWithNewOp<MulOp>(op, x, c);
     return success();
   }
@@ -295,8 +363,8 @@ struct DistributeConstAdd : SymbolicPattern<MulOp> {
     });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not (x + c1) * c2 of i32");
-    Value prod = build<MulOp>(rewriter, op.getLoc(), x, c2v);
-    Value c = constLike(rewriter, op.getLoc(), op.getType(), wrap32(c1 * c2));
+    Value prod = build<MulOp>(rewriter, cache, op.getLoc(), x, c2v);
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 * c2));
     rewriter.replaceOpWithNewOp<AddOp>(op, prod, c);
     return success();
   }
@@ -311,8 +379,8 @@ struct DistributeMul : SymbolicPattern<MulOp> {
     if (!sum || !isI32(sum.getLhs()) || !constInt(op.getRhs()))
       return rewriter.notifyMatchFailure(op, "not (x + y) * c of i32");
     Location loc = op.getLoc();
-    Value a = build<MulOp>(rewriter, loc, sum.getLhs(), op.getRhs());
-    Value b = build<MulOp>(rewriter, loc, sum.getRhs(), op.getRhs());
+    Value a = build<MulOp>(rewriter, cache, loc, sum.getLhs(), op.getRhs());
+    Value b = build<MulOp>(rewriter, cache, loc, sum.getRhs(), op.getRhs());
     rewriter.replaceOpWithNewOp<AddOp>(op, a, b);
     return success();
   }
@@ -333,7 +401,7 @@ struct DivDiv : SymbolicPattern<FloorDivOp> {
       return rewriter.notifyMatchFailure(op, "not (x // c1) // c2");
     if (c1 <= 0 || *c2 <= 0 || c1 * *c2 >= (int64_t(1) << 31))
       return rewriter.notifyMatchFailure(op, "c1, c2 not positive or c1*c2 overflows");
-    Value c = constLike(rewriter, op.getLoc(), op.getType(), c1 * *c2);
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), c1 * *c2);
     rewriter.replaceOpWithNewOp<FloorDivOp>(op, x, c);
     return success();
   }
@@ -353,8 +421,8 @@ struct ModDiv : SymbolicPattern<FloorDivOp> {
     if (*c2 <= 0 || c1 <= 0 || pyMod(c1, *c2) != 0)
       return rewriter.notifyMatchFailure(op, "c2 does not divide c1 > 0");
     Location loc = op.getLoc();
-    Value q = build<FloorDivOp>(rewriter, loc, x, op.getRhs());
-    Value m = constLike(rewriter, loc, op.getType(), c1 / *c2);
+    Value q = build<FloorDivOp>(rewriter, cache, loc, x, op.getRhs());
+    Value m = constLike(rewriter, cache, loc, op.getType(), c1 / *c2);
     rewriter.replaceOpWithNewOp<FloorModOp>(op, q, m);
     return success();
   }
@@ -402,13 +470,19 @@ bool divides(Value u, int64_t c) {
 }
 
 /// u / c for a term that `divides` says is a multiple of c.
-Value divided(PatternRewriter &rewriter, Location loc, Value u, int64_t c) {
+Value divided(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Value u,
+              int64_t c) {
   if (std::optional<int64_t> k = constInt(u))
-    return constLike(rewriter, loc, u.getType(), pyFloorDiv(*k, c));
+    return constLike(rewriter, cache, loc, u.getType(), pyFloorDiv(*k, c));
   auto mul = u.getDefiningOp<MulOp>();
-  int64_t k = *constInt(mul.getRhs());
-  Value kc = constLike(rewriter, loc, u.getType(), pyFloorDiv(k, c));
-  return build<MulOp>(rewriter, loc, mul.getLhs(), kc);
+  int64_t k = pyFloorDiv(*constInt(mul.getRhs()), c);
+  // x * 1 is x (the folder's identity; `build` would return x as well, after
+  // making the constant 1).
+  if (k == 1 && isScalarI32(mul.getLhs()) && mul.getLhs().getType() == u.getType() &&
+      !isConst(mul.getLhs()))
+    return mul.getLhs();
+  Value kc = constLike(rewriter, cache, loc, u.getType(), k);
+  return build<MulOp>(rewriter, cache, loc, mul.getLhs(), kc);
 }
 
 /// (a*c + b) // c -> a + b // c and (a*c + b) % c -> b % c: always true for
@@ -428,18 +502,18 @@ struct DivSum : SymbolicPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "no term is a multiple of c");
     Location loc = op.getLoc();
     Type type = op.getType();
-    Value r = rest.empty() ? constLike(rewriter, loc, type, 0) : rest.front();
+    Value r = rest.empty() ? constLike(rewriter, this->cache, loc, type, 0) : rest.front();
     for (Value t : ArrayRef(rest).drop_front(rest.empty() ? 0 : 1))
-      r = build<AddOp>(rewriter, loc, r, t);
+      r = build<AddOp>(rewriter, this->cache, loc, r, t);
     if (isMod) {
-      rewriter.replaceOp(op, build<FloorModOp>(rewriter, loc, r, op.getRhs()));
+      rewriter.replaceOp(op, build<FloorModOp>(rewriter, this->cache, loc, r, op.getRhs()));
       return success();
     }
-    Value q = divided(rewriter, loc, quot.front(), *c);
+    Value q = divided(rewriter, this->cache, loc, quot.front(), *c);
     for (Value t : ArrayRef(quot).drop_front())
-      q = build<AddOp>(rewriter, loc, q, divided(rewriter, loc, t, *c));
-    Value rq = build<FloorDivOp>(rewriter, loc, r, op.getRhs());
-    rewriter.replaceOp(op, build<AddOp>(rewriter, loc, q, rq));
+      q = build<AddOp>(rewriter, this->cache, loc, q, divided(rewriter, this->cache, loc, t, *c));
+    Value rq = build<FloorDivOp>(rewriter, this->cache, loc, r, op.getRhs());
+    rewriter.replaceOp(op, build<AddOp>(rewriter, this->cache, loc, q, rq));
     return success();
   }
 };
@@ -459,7 +533,7 @@ struct DivModBounds : SymbolicPattern<OpTy> {
     if (isMod)
       rewriter.replaceOp(op, op.getLhs());
     else
-      rewriter.replaceOp(op, constLike(rewriter, op.getLoc(), op.getType(), 0));
+      rewriter.replaceOp(op, constLike(rewriter, this->cache, op.getLoc(), op.getType(), 0));
     return success();
   }
 };
@@ -480,7 +554,7 @@ struct LtAddConst : SymbolicPattern<CmpLtOp> {
     int64_t d = *c2 - c1;
     if (d < INT32_MIN || d > INT32_MAX)
       return rewriter.notifyMatchFailure(op, "c2 - c1 does not fit in i32");
-    Value c = constLike(rewriter, op.getLoc(), x.getType(), d);
+    Value c = constLike(rewriter, cache, op.getLoc(), x.getType(), d);
     rewriter.replaceOpWithNewOp<CmpLtOp>(op, x, c);
     return success();
   }
@@ -497,7 +571,7 @@ struct LtMulConst : SymbolicPattern<CmpLtOp> {
       return rewriter.notifyMatchFailure(op, "not x*c1 < c2 of i32");
     if (c1 <= 0)
       return rewriter.notifyMatchFailure(op, "c1 is not positive");
-    Value c = constLike(rewriter, op.getLoc(), x.getType(), -pyFloorDiv(-*c2, c1));
+    Value c = constLike(rewriter, cache, op.getLoc(), x.getType(), -pyFloorDiv(-*c2, c1));
     rewriter.replaceOpWithNewOp<CmpLtOp>(op, x, c);
     return success();
   }
@@ -520,7 +594,7 @@ struct ConstBounds : SymbolicPattern<OpTy> {
     IntBounds b = this->bounds(op->getResult(0));
     if (!b.isConstant())
       return rewriter.notifyMatchFailure(op, "bounds do not pin the value");
-    rewriter.replaceOp(op, constLike(rewriter, op.getLoc(), type, b.min));
+    rewriter.replaceOp(op, constLike(rewriter, this->cache, op.getLoc(), type, b.min));
     return success();
   }
 };

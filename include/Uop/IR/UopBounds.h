@@ -36,14 +36,22 @@ IntBounds getFullBounds(Type dtype);
 /// the full i32 range.
 IntBounds inferUopBounds(Operation *op, llvm::ArrayRef<IntBounds> operands);
 
-/// A memo of computed ranges, valid for the lifetime of a rewrite: rewrites
-/// preserve values, so a range once computed stays a valid bound. Attach it
-/// as the rewrite's listener so that erased values are forgotten.
+/// A memo of computed bounds, valid for the lifetime of a rewrite: rewrites
+/// preserve values, so bounds once computed stay valid. Attach it as the
+/// rewrite's listener so that erased values are forgotten (an erased value's
+/// storage may be reused by a new value, which must not inherit its bounds).
+///
+/// It also remembers the integer constants that the symbolic rules made at
+/// the start of a block, so that a rule asking for the same constant in that
+/// block again reuses it instead of making one more (which the driver would
+/// then have to deduplicate); erased constants are forgotten the same way.
 class BoundsCache : public RewriterBase::Listener {
 public:
   void notifyOperationErased(Operation *op) override;
-  /// The memoized ranges.
-  llvm::DenseMap<Value, ConstantIntRanges> ranges;
+  /// The memoized bounds.
+  llvm::DenseMap<Value, IntBounds> ranges;
+  /// Constants at the start of a block, by block and value.
+  llvm::DenseMap<std::pair<Block *, Attribute>, Operation *> constants;
 };
 
 /// vmin/vmax of `value` (an integer or bool value, scalar or tensor). With a
