@@ -6,6 +6,11 @@
 //
 //   uop-bench-symbolic [max-ops]     (default 1000000)
 //   uop-bench-symbolic --emit N      (print the graph of about N ops)
+//   uop-bench-symbolic --eval N      (simplify the graph of about N ops; print
+//                                     its op count and its value at a few
+//                                     points, as bench/symbolic_seed.py does)
+//
+// bench/symbolic.sh prints this table side by side with the seed's.
 //
 // Each chunk of the graph is the kind of expression rangeify produces:
 // x*4 + c, its floor div and mod by 4, recombined, compared against a range's
@@ -15,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/IR/UopOps.h"
+#include "Uop/IR/UopSemantics.h"
 #include "Uop/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -70,6 +76,43 @@ static int64_t countOps(ModuleOp module) {
   return n;
 }
 
+/// The (x, j) points of bench/symbolic_seed.py's POINTS.
+static const int64_t kPoints[][2] = {{0, 0},          {1, 5},          {-7, 15},
+                                     {100, 3},        {2147483647, 0}, {-2147483648LL, 15}};
+
+/// The value of the function `@bench` at x (its argument) and j (the value of
+/// its range), computed op by op with exec_alu; nullopt if something is not
+/// an ALU op or does not fold (as the seed's run would not reduce to a
+/// constant).
+static std::optional<int64_t> evaluate(ModuleOp module, int64_t x, int64_t j) {
+  auto func = *module.getOps<func::FuncOp>().begin();
+  llvm::DenseMap<Value, Scalar> vals;
+  vals[func.getArgument(0)] = Scalar::integer(x);
+  for (Operation &op : func.getBody().front()) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op))
+      return vals.lookup(ret.getOperand(0)).i;
+    if (auto c = dyn_cast<ConstOp>(op)) {
+      vals[c] = getElement(c.getValue(), 0);
+      continue;
+    }
+    if (isa<RangeOp>(op)) {
+      vals[op.getResult(0)] = Scalar::integer(j);
+      continue;
+    }
+    std::optional<AluKind> kind = getAluKind(&op);
+    if (!kind)
+      return std::nullopt;
+    SmallVector<Scalar> in;
+    for (Value operand : op.getOperands())
+      in.push_back(vals.lookup(operand));
+    std::optional<Scalar> r = execAlu(*kind, getDType(op.getResult(0).getType()), in);
+    if (!r)
+      return std::nullopt;
+    vals[op.getResult(0)] = *r;
+  }
+  return std::nullopt;
+}
+
 int main(int argc, char **argv) {
   MLIRContext context;
   context.loadDialect<UopDialect, func::FuncDialect>();
@@ -77,6 +120,25 @@ int main(int argc, char **argv) {
   // `--emit N`: print the graph of about N ops (for uop-opt --mlir-timing).
   if (argc > 2 && StringRef(argv[1]) == "--emit") {
     buildGraph(context, std::atoll(argv[2]))->print(llvm::outs());
+    return 0;
+  }
+  // `--eval N`: simplify the graph of about N ops and print what
+  // bench/symbolic_seed.py prints for it, less the time.
+  if (argc > 2 && StringRef(argv[1]) == "--eval") {
+    OwningOpRef<ModuleOp> module = buildGraph(context, std::atoll(argv[2]));
+    int64_t before = countOps(*module);
+    PassManager pm(&context);
+    pm.addPass(createUopSymbolicPass());
+    if (failed(pm.run(*module))) {
+      llvm::errs() << "uop-symbolic failed\n";
+      return 1;
+    }
+    llvm::outs() << "ops " << before << " after " << countOps(*module) << " eval";
+    for (auto [x, j] : kPoints) {
+      std::optional<int64_t> v = evaluate(*module, x, j);
+      llvm::outs() << " " << (v ? std::to_string(*v) : std::string("None"));
+    }
+    llvm::outs() << "\n";
     return 0;
   }
   int64_t maxOps = argc > 1 ? std::atoll(argv[1]) : 1000000;

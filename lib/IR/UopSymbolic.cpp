@@ -78,55 +78,80 @@ bool isScalarI32(Value v) {
   return integer && integer.getWidth() == 32;
 }
 
-/// `rewriter.createOrFold<OpTy>(loc, a, b)`, without making an op that would
-/// fold away at once: for i32 scalars, two `uop.const` operands fold here (as
-/// the op's folder would, with exec_alu), `x * 1`, `x + 0`, `x // 1` give x
-/// and `x % 1` gives 0 (the folders' identities), and an op that no folder
-/// rule applies to (no constant operand, and for an add no `uop.mul`
-/// operand, which `x + x*-1` looks for) is made directly. Anything else goes
-/// through createOrFold.
+/// A value a rule is building: an existing value, or an i32 scalar constant
+/// that is made only if something uses it (`k` is set for both a constant
+/// that exists and one not made yet).
+struct Built {
+  Value value;
+  std::optional<int64_t> k;
+};
+
+/// `v` as a Built (with its value when it is an i32 scalar `uop.const`).
+Built known(Value v) {
+  if (isScalarI32(v))
+    if (auto c = v.getDefiningOp<ConstOp>())
+      if (auto integer = dyn_cast<IntegerAttr>(c.getValue()))
+        return {v, getElement(integer, 0).i};
+  return {v, std::nullopt};
+}
+
+/// The value of `b`, making its constant (of `type`) if it was not made yet.
+Value made(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type,
+           const Built &b) {
+  return b.value ? b.value : constLike(rewriter, cache, loc, type, *b.k);
+}
+
+/// `rewriter.createOrFold<OpTy>(loc, a, b)` of i32 scalars (of `type`),
+/// without making an op that would fold away at once: two constants fold here
+/// (as the op's folder would, with exec_alu) into a constant that is made only
+/// if used, `x * 1`, `x + 0`, `x // 1` give x and `x % 1` gives 0 (the
+/// folders' identities), and an op that no folder rule applies to (no
+/// constant operand, and for an add no `uop.mul` operand, which `x + x*-1`
+/// looks for) is made directly. Anything else goes through createOrFold.
 template <typename OpTy>
-Value build(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Value a, Value b) {
+Built build(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type, Built a,
+            Built b) {
   constexpr bool isAdd = std::is_same_v<OpTy, AddOp>, isMul = std::is_same_v<OpTy, MulOp>,
                  isDiv = std::is_same_v<OpTy, FloorDivOp>,
                  isMod = std::is_same_v<OpTy, FloorModOp>;
   static_assert(isAdd || isMul || isDiv || isMod, "build handles add, mul, floordiv, floormod");
-  if (!isScalarI32(a) || a.getType() != b.getType())
-    return rewriter.createOrFold<OpTy>(loc, a, b);
-  auto scalar = [](Value v) -> std::optional<int64_t> {
-    auto c = v.getDefiningOp<ConstOp>();
-    if (!c)
-      return std::nullopt;
-    auto integer = dyn_cast<IntegerAttr>(c.getValue());
-    if (!integer)
-      return std::nullopt;
-    return getElement(integer, 0).i;
-  };
-  std::optional<int64_t> ka = scalar(a), kb = scalar(b);
-  Type type = a.getType();
-  if (ka && kb) {
+  if (a.k && b.k) {
     AluKind kind = isAdd   ? AluKind::Add
                    : isMul ? AluKind::Mul
                    : isDiv ? AluKind::FloorDiv
                            : AluKind::FloorMod;
-    if (std::optional<Scalar> r = execAlu(kind, type, {Scalar::integer(*ka), Scalar::integer(*kb)}))
-      return constLike(rewriter, cache, loc, type, r->i);
-    return rewriter.createOrFold<OpTy>(loc, a, b);
+    if (std::optional<Scalar> r = execAlu(kind, type, {Scalar::integer(*a.k), Scalar::integer(*b.k)}))
+      return {Value(), r->i};
+    Value va = made(rewriter, cache, loc, type, a), vb = made(rewriter, cache, loc, type, b);
+    return known(rewriter.createOrFold<OpTy>(loc, va, vb));
   }
-  if (kb && !isConst(a)) {
-    if ((isMul && *kb == 1) || (isAdd && *kb == 0) || (isDiv && *kb == 1))
+  if (b.k && !isConst(a.value)) {
+    if ((isMul && *b.k == 1) || (isAdd && *b.k == 0) || (isDiv && *b.k == 1))
       return a;
-    if (isMod && *kb == 1)
-      return constLike(rewriter, cache, loc, type, 0);
+    if (isMod && *b.k == 1)
+      return {Value(), 0};
+    Value va = a.value, vb = made(rewriter, cache, loc, type, b);
     // x * 0 folds to 0 and x + x*-1 may fold to 0: leave those to the folder.
-    if (!(isMul && *kb == 0) && !(isAdd && a.getDefiningOp<MulOp>()))
-      return OpTy::create(rewriter, loc, a, b);
-    return rewriter.createOrFold<OpTy>(loc, a, b);
+    if (!(isMul && *b.k == 0) && !(isAdd && va.getDefiningOp<MulOp>()))
+      return {OpTy::create(rewriter, loc, va, vb), std::nullopt};
+    return known(rewriter.createOrFold<OpTy>(loc, va, vb));
   }
-  if (!ka && !kb && !isConst(a) && !isConst(b) &&
-      !(isAdd && (a.getDefiningOp<MulOp>() || b.getDefiningOp<MulOp>())))
-    return OpTy::create(rewriter, loc, a, b);
-  return rewriter.createOrFold<OpTy>(loc, a, b);
+  Value va = made(rewriter, cache, loc, type, a), vb = made(rewriter, cache, loc, type, b);
+  if (!a.k && !b.k && !isConst(va) && !isConst(vb) &&
+      !(isAdd && (va.getDefiningOp<MulOp>() || vb.getDefiningOp<MulOp>())))
+    return {OpTy::create(rewriter, loc, va, vb), std::nullopt};
+  return known(rewriter.createOrFold<OpTy>(loc, va, vb));
+}
+
+/// `rewriter.createOrFold<OpTy>(loc, a, b)`, through the Built form above
+/// for i32 scalars of one type.
+template <typename OpTy>
+Value build(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Value a, Value b) {
+  if (!isScalarI32(a) || a.getType() != b.getType())
+    return rewriter.createOrFold<OpTy>(loc, a, b);
+  Type type = a.getType();
+  return made(rewriter, cache, loc, type,
+              build<OpTy>(rewriter, cache, loc, type, known(a), known(b)));
 }
 
 /// `v` is `OpTy(x, c)` with `x` an i32 value and `c` an integer constant,
@@ -469,19 +494,25 @@ bool divides(Value u, int64_t c) {
   return false;
 }
 
+/// u / c for a term that `divides` says is a multiple of c (i32 scalars of
+/// `type`: see DivSum).
+Built divided(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type, Value u,
+              int64_t c) {
+  if (std::optional<int64_t> k = constInt(u))
+    return {Value(), pyFloorDiv(*k, c)};
+  auto mul = u.getDefiningOp<MulOp>();
+  int64_t k = pyFloorDiv(*constInt(mul.getRhs()), c);
+  return build<MulOp>(rewriter, cache, loc, type, known(mul.getLhs()), {Value(), k});
+}
+
 /// u / c for a term that `divides` says is a multiple of c.
 Value divided(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Value u,
               int64_t c) {
   if (std::optional<int64_t> k = constInt(u))
     return constLike(rewriter, cache, loc, u.getType(), pyFloorDiv(*k, c));
   auto mul = u.getDefiningOp<MulOp>();
-  int64_t k = pyFloorDiv(*constInt(mul.getRhs()), c);
-  // x * 1 is x (the folder's identity; `build` would return x as well, after
-  // making the constant 1).
-  if (k == 1 && isScalarI32(mul.getLhs()) && mul.getLhs().getType() == u.getType() &&
-      !isConst(mul.getLhs()))
-    return mul.getLhs();
-  Value kc = constLike(rewriter, cache, loc, u.getType(), k);
+  int64_t k = *constInt(mul.getRhs());
+  Value kc = constLike(rewriter, cache, loc, u.getType(), pyFloorDiv(k, c));
   return build<MulOp>(rewriter, cache, loc, mul.getLhs(), kc);
 }
 
@@ -502,18 +533,39 @@ struct DivSum : SymbolicPattern<OpTy> {
       return rewriter.notifyMatchFailure(op, "no term is a multiple of c");
     Location loc = op.getLoc();
     Type type = op.getType();
-    Value r = rest.empty() ? constLike(rewriter, this->cache, loc, type, 0) : rest.front();
-    for (Value t : ArrayRef(rest).drop_front(rest.empty() ? 0 : 1))
-      r = build<AddOp>(rewriter, this->cache, loc, r, t);
-    if (isMod) {
-      rewriter.replaceOp(op, build<FloorModOp>(rewriter, this->cache, loc, r, op.getRhs()));
+    BoundsCache *cache = this->cache;
+    if (isScalarI32(op.getLhs()) && type == op.getLhs().getType() &&
+        type == op.getRhs().getType()) {
+      // i32 scalars: constants along the way are made only if they are used.
+      Built r = rest.empty() ? Built{Value(), 0} : known(rest.front());
+      for (Value t : ArrayRef(rest).drop_front(rest.empty() ? 0 : 1))
+        r = build<AddOp>(rewriter, cache, loc, type, r, known(t));
+      Built result;
+      if (isMod) {
+        result = build<FloorModOp>(rewriter, cache, loc, type, r, known(op.getRhs()));
+      } else {
+        Built q = divided(rewriter, cache, loc, type, quot.front(), *c);
+        for (Value t : ArrayRef(quot).drop_front())
+          q = build<AddOp>(rewriter, cache, loc, type, q,
+                           divided(rewriter, cache, loc, type, t, *c));
+        Built rq = build<FloorDivOp>(rewriter, cache, loc, type, r, known(op.getRhs()));
+        result = build<AddOp>(rewriter, cache, loc, type, q, rq);
+      }
+      rewriter.replaceOp(op, made(rewriter, cache, loc, type, result));
       return success();
     }
-    Value q = divided(rewriter, this->cache, loc, quot.front(), *c);
+    Value r = rest.empty() ? constLike(rewriter, cache, loc, type, 0) : rest.front();
+    for (Value t : ArrayRef(rest).drop_front(rest.empty() ? 0 : 1))
+      r = build<AddOp>(rewriter, cache, loc, r, t);
+    if (isMod) {
+      rewriter.replaceOp(op, build<FloorModOp>(rewriter, cache, loc, r, op.getRhs()));
+      return success();
+    }
+    Value q = divided(rewriter, cache, loc, quot.front(), *c);
     for (Value t : ArrayRef(quot).drop_front())
-      q = build<AddOp>(rewriter, this->cache, loc, q, divided(rewriter, this->cache, loc, t, *c));
-    Value rq = build<FloorDivOp>(rewriter, this->cache, loc, r, op.getRhs());
-    rewriter.replaceOp(op, build<AddOp>(rewriter, this->cache, loc, q, rq));
+      q = build<AddOp>(rewriter, cache, loc, q, divided(rewriter, cache, loc, t, *c));
+    Value rq = build<FloorDivOp>(rewriter, cache, loc, r, op.getRhs());
+    rewriter.replaceOp(op, build<AddOp>(rewriter, cache, loc, q, rq));
     return success();
   }
 };

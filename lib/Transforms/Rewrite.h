@@ -12,6 +12,7 @@
 #define UOP_LIB_TRANSFORMS_REWRITE_H
 
 #include "Uop/IR/UopBounds.h"
+#include "Uop/IR/UopOps.h"
 
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
@@ -37,6 +38,22 @@ struct SharingListener : RewriterBase::ForwardingListener {
   llvm::SetVector<Operation *> touched;
 };
 
+/// Shares the equal constants of each block, keeping the first (the seed's
+/// constants are hash consed from the start). The greedy driver would share
+/// them too, as it fills its worklist; but replacing a constant there queues
+/// its users at once, in use-list order (the last user first), so that a
+/// parent is visited before its children and the rules rewrite sums whose
+/// terms are not simplified yet, only to redo it when the children change.
+/// Shared before the driver starts, the worklist keeps program order.
+inline void shareConstants(Operation *root, RewriterBase &rewriter) {
+  llvm::DenseMap<std::pair<Block *, Attribute>, Operation *> first;
+  root->walk([&](ConstOp c) {
+    auto [it, inserted] = first.try_emplace({c->getBlock(), c.getValue()}, c);
+    if (!inserted)
+      rewriter.replaceOp(c, it->second->getResults());
+  });
+}
+
 /// Rewrites `op` with `patterns` to a fixed point, sharing equal subgraphs:
 /// one greedy rewrite of everything, then CSE; while CSE merges values, the
 /// ops whose operands it changed (and what their rewrites touch) are
@@ -51,6 +68,10 @@ inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatter
       .setMaxIterations(maxIterations)
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
       .setListener(&cache);
+  {
+    IRRewriter rewriter(op->getContext(), &cache);
+    shareConstants(op, rewriter);
+  }
   if (failed(applyPatternsGreedily(op, patterns, config)))
     return failure();
   SharingListener listener(cache);
