@@ -15,8 +15,10 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <cstring>
+#include <dlfcn.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -168,12 +170,30 @@ rt::Result<std::unique_ptr<CompiledPlan>> CompiledPlan::load(const std::string &
 // PlanCache
 //===----------------------------------------------------------------------===//
 
+/// Which build of uop compiled a plan: the binary that holds this code (its
+/// path, size and modification time). A plan on disk maps a program to a
+/// library without running a pass, so a rebuilt compiler must not reuse the
+/// plans of the old one.
+static const std::string &compilerIdentity() {
+  static const std::string id = [] {
+    Dl_info info;
+    struct stat st;
+    if (!dladdr(reinterpret_cast<void *>(&compilerIdentity), &info) || !info.dli_fname ||
+        stat(info.dli_fname, &st) != 0)
+      return std::string("unknown");
+    return std::string(info.dli_fname) + ":" + std::to_string(st.st_size) + ":" +
+           std::to_string(st.st_mtime);
+  }();
+  return id;
+}
+
 std::string PlanCache::key(ModuleOp program) const {
   // The structure: the program as printed (buffer contents are not in it;
   // constants, shapes, dtypes and slots are), the options and the target.
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << kPlanFormat << "\nfuse-reduce=" << options.fuseReduce << " openmp=" << options.openmp
+  os << kPlanFormat << "\ncompiler=" << compilerIdentity()
+     << "\nfuse-reduce=" << options.fuseReduce << " openmp=" << options.openmp
      << " O" << options.codegen.optLevel << " cpu="
      << (options.codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : options.codegen.cpu)
      << "\n";

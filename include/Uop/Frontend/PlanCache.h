@@ -101,7 +101,8 @@ public:
   /// program that does not compile.
   FailureOr<CompiledPlan *> get(ModuleOp program);
 
-  /// The structural key of `program` under these options.
+  /// The structural key of `program` under these options: the program as
+  /// printed, the options, the target CPU and the build of uop itself.
   std::string key(ModuleOp program) const;
 
   struct Stats {
