@@ -15,10 +15,13 @@
 #include "Uop/IR/UopOps.h"
 
 #include "mlir/IR/Dominance.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::uop {
@@ -54,13 +57,190 @@ inline void shareConstants(Operation *root, RewriterBase &rewriter) {
   });
 }
 
+/// The seed's graph_rewrite, in program order: each op is simplified (folded,
+/// then the patterns, to a fixed point) after the ops before it, so after its
+/// operands; what a rewrite makes is simplified at once, in the order it was
+/// made (operands first), before the op that follows; an op left without
+/// uses is erased with what dies with it. In the seed's order each op is
+/// looked at about once, where the greedy driver revisits the users and
+/// operands of every op it changes. It only does the work: the greedy driver
+/// runs after it and finds (and certifies) the fixed point.
+class SeedOrderDriver : public RewriterBase::ForwardingListener {
+public:
+  SeedOrderDriver(MLIRContext *context, const FrozenRewritePatternSet &patterns,
+                  BoundsCache &cache, int64_t maxRewrites)
+      : ForwardingListener(&cache), cache(cache), rewriter(context, this), matcher(patterns),
+        rewritesLeft(maxRewrites) {
+    matcher.applyDefaultCostModel();
+  }
+
+  /// Simplifies the ops of every block under `root` (not `root` itself).
+  void run(Operation *root) {
+    for (Region &region : root->getRegions())
+      for (Block &block : region)
+        runOnBlock(block);
+  }
+
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint previous) override {
+    inserted.push_back(op);
+    ForwardingListener::notifyOperationInserted(op, previous);
+  }
+  void notifyOperationErased(Operation *op) override {
+    for (Operation *&cursor : cursors)
+      if (cursor == op)
+        cursor = op->getNextNode();
+    if (op == current)
+      current = nullptr;
+    pending.erase(op);
+    llvm::erase(inserted, op);
+    llvm::erase(maybeDead, op);
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        maybeDead.push_back(def);
+    ForwardingListener::notifyOperationErased(op);
+  }
+
+private:
+  struct Rewriter : PatternRewriter {
+    Rewriter(MLIRContext *context, Listener *listener) : PatternRewriter(context) {
+      setListener(listener);
+    }
+  };
+
+  /// The ops in program order, nested blocks before the op that holds them.
+  void runOnBlock(Block &block) {
+    if (block.empty())
+      return;
+    // The op after the current one of each block being walked (moved on
+    // when it is erased).
+    size_t level = cursors.size();
+    cursors.push_back(nullptr);
+    for (Operation *op = &block.front(); op && rewritesLeft > 0; op = cursors[level]) {
+      cursors[level] = op->getNextNode();
+      for (Region &region : op->getRegions())
+        for (Block &inner : region)
+          runOnBlock(inner);
+      simplify(op);
+    }
+    cursors.pop_back();
+  }
+
+  /// Simplifies `op` and everything its rewrites make.
+  void simplify(Operation *root) {
+    SmallVector<Operation *> stack{root};
+    pending.insert(root);
+    while (!stack.empty() && rewritesLeft > 0) {
+      Operation *op = stack.pop_back_val();
+      if (!pending.erase(op))
+        continue; // erased meanwhile
+      inserted.clear();
+      maybeDead.clear();
+      current = op;
+      bool again = step(op);
+      eraseDead();
+      if (!again)
+        continue;
+      // Simplify the new ops first, in the order they were made, then `op`
+      // again if it is still there.
+      if (current && pending.insert(current).second)
+        stack.push_back(current);
+      for (Operation *made : llvm::reverse(inserted))
+        if (made->getBlock() && pending.insert(made).second)
+          stack.push_back(made);
+    }
+    for (Operation *op : stack)
+      pending.erase(op);
+  }
+
+  /// One rewrite of `op`: dead, folded or a pattern. Returns whether
+  /// something changed.
+  bool step(Operation *op) {
+    if (isOpTriviallyDead(op)) {
+      rewriter.eraseOp(op);
+      return false;
+    }
+    --rewritesLeft;
+    if (!op->hasTrait<OpTrait::ConstantLike>()) {
+      SmallVector<OpFoldResult> results;
+      if (succeeded(op->fold(results))) {
+        if (results.empty()) { // in place
+          notifyOperationModified(op);
+          return true;
+        }
+        SmallVector<Value> values;
+        for (auto [result, type] : llvm::zip_equal(results, op->getResultTypes())) {
+          if (auto value = dyn_cast<Value>(result)) {
+            values.push_back(value);
+            continue;
+          }
+          Value c = constant(op, cast<Attribute>(result), type);
+          if (!c)
+            break;
+          values.push_back(c);
+        }
+        if (values.size() == op->getNumResults()) {
+          rewriter.replaceOp(op, values);
+          return true;
+        }
+      }
+    }
+    rewriter.setInsertionPoint(op);
+    if (succeeded(matcher.matchAndRewrite(op, rewriter)))
+      return true;
+    ++rewritesLeft;
+    return false;
+  }
+
+  /// A constant for a folded result: as the dialect materializes it, but a
+  /// `uop.const` (whose conditions are UopDialect::materializeConstant's) is
+  /// made at the start of the block, or the one there reused.
+  Value constant(Operation *op, Attribute value, Type type) {
+    auto typed = dyn_cast<TypedAttr>(value);
+    Block *block = op->getBlock();
+    if (isa<UopDialect>(op->getDialect()) && typed && typed.getType() == type &&
+        isa<IntegerAttr, FloatAttr, DenseIntOrFPElementsAttr>(value)) {
+      auto it = cache.constants.find({block, value});
+      if (it != cache.constants.end() && it->second->getBlock() == block)
+        return it->second->getResult(0);
+      rewriter.setInsertionPointToStart(block);
+      Operation *c = ConstOp::create(rewriter, op->getLoc(), typed);
+      cache.constants[{block, value}] = c;
+      return c->getResult(0);
+    }
+    rewriter.setInsertionPoint(op);
+    Operation *c = op->getDialect()->materializeConstant(rewriter, value, type, op->getLoc());
+    return c ? c->getResult(0) : Value();
+  }
+
+  /// Erases the ops that the last step left without uses, and what dies with
+  /// them.
+  void eraseDead() {
+    while (!maybeDead.empty()) {
+      Operation *op = maybeDead.pop_back_val();
+      if (op != current && isOpTriviallyDead(op))
+        rewriter.eraseOp(op);
+    }
+  }
+
+  BoundsCache &cache;
+  Rewriter rewriter;
+  PatternApplicator matcher;
+  int64_t rewritesLeft;
+  SmallVector<Operation *> cursors;
+  Operation *current = nullptr;
+  llvm::DenseSet<Operation *> pending;
+  SmallVector<Operation *> inserted, maybeDead;
+};
+
 /// Rewrites `op` with `patterns` to a fixed point, sharing equal subgraphs:
-/// one greedy rewrite of everything, then CSE; while CSE merges values, the
+/// one greedy rewrite of everything (with `seedOrder`, after a SeedOrderDriver
+/// did the work in the seed's order), then CSE; while CSE merges values, the
 /// ops whose operands it changed (and what their rewrites touch) are
 /// rewritten again, then CSE runs again. Bounds are memoized in `cache` (the
 /// drivers' listener).
 inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatternSet &patterns,
-                                        BoundsCache &cache, int64_t maxIterations) {
+                                        BoundsCache &cache, int64_t maxIterations,
+                                        bool seedOrder = false) {
   // The driver erases ops as they die, so the region simplification sweep
   // (dead code, block merging) after each iteration is not needed.
   GreedyRewriteConfig config;
@@ -71,6 +251,15 @@ inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatter
   {
     IRRewriter rewriter(op->getContext(), &cache);
     shareConstants(op, rewriter);
+  }
+  if (seedOrder) {
+    // At most as many rewrites as the greedy driver would make in
+    // maxIterations sweeps of one rewrite per op (a rule that loops stops
+    // here; the greedy driver then reports it).
+    int64_t ops = 0;
+    op->walk([&](Operation *) { ++ops; });
+    int64_t budget = maxIterations < 0 ? INT64_MAX / 4 : (maxIterations + 1) * (4 * ops + 64);
+    SeedOrderDriver(op->getContext(), patterns, cache, budget).run(op);
   }
   if (failed(applyPatternsGreedily(op, patterns, config)))
     return failure();

@@ -1,8 +1,9 @@
 //===- Symbolic.cpp - the uop-symbolic pass --------------------*- C++ -*-===//
 //
-// Folding plus the seed's symbolic rules, driven greedily in program order
-// (the seed rewrites children before parents) with CSE as hash consing, and
-// bounds memoized over the whole rewrite.
+// Folding plus the seed's symbolic rules, applied in program order as the
+// seed's graph_rewrite does (children before parents; the greedy driver then
+// certifies the fixed point), with CSE as hash consing, and bounds memoized
+// over the whole rewrite.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +25,8 @@ struct UopSymbolicPass : uop::impl::UopSymbolicPassBase<UopSymbolicPass> {
     uop::BoundsCache cache;
     uop::populateSymbolicPatterns(patterns, &cache);
     FrozenRewritePatternSet frozen(std::move(patterns));
-    if (failed(uop::rewriteWithSharing(getOperation(), frozen, cache, maxIterations)))
+    if (failed(uop::rewriteWithSharing(getOperation(), frozen, cache, maxIterations,
+                                       /*seedOrder=*/true)))
       signalPassFailure();
   }
 };
