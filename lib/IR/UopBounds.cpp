@@ -255,7 +255,7 @@ IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
   }
   if (!isIntLike(value.getType()))
     return {INT64_MIN, INT64_MAX};
-  llvm::DenseMap<Value, IntBounds> local;
+  llvm::DenseMap<Value, IntBounds, BoundsCache::ValueInfo> local;
   auto &memo = cache ? cache->ranges : local;
   unsigned reached = 0;
 

@@ -48,8 +48,17 @@ IntBounds inferUopBounds(Operation *op, llvm::ArrayRef<IntBounds> operands);
 class BoundsCache : public RewriterBase::Listener {
 public:
   void notifyOperationErased(Operation *op) override;
+  /// Values hashed by a multiplicative mix of their address: the default
+  /// hash ((p >> 4) ^ (p >> 9)) clusters the addresses of ops allocated
+  /// together, and with a million entries the probe sequences get long.
+  struct ValueInfo : llvm::DenseMapInfo<Value> {
+    static unsigned getHashValue(Value v) {
+      uint64_t p = reinterpret_cast<uintptr_t>(v.getAsOpaquePointer());
+      return static_cast<unsigned>((p * 0x9E3779B97F4A7C15ull) >> 32);
+    }
+  };
   /// The memoized bounds.
-  llvm::DenseMap<Value, IntBounds> ranges;
+  llvm::DenseMap<Value, IntBounds, ValueInfo> ranges;
   /// Constants at the start of a block, by block and value.
   llvm::DenseMap<std::pair<Block *, Attribute>, Operation *> constants;
 };
