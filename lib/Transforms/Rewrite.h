@@ -15,6 +15,9 @@
 #include "Uop/IR/UopOps.h"
 
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/RegionKindInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Rewrite/PatternApplicator.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
@@ -232,6 +235,120 @@ private:
   SmallVector<Operation *> inserted, maybeDead;
 };
 
+/// One block of eliminateCommonSubExpressions, for a block of ops that MLIR's
+/// CSE handles without memory effects or regions (see shareSubgraphs):
+/// program order; terminators and (checked by the caller) region holders
+/// kept; trivially dead ops erased; an op equivalent (OperationEquivalence,
+/// locations ignored) to an earlier one replaced by it, with the same
+/// notifications. Candidates are found by a 64-bit hash kept in the table,
+/// so that a probe does not read the ops it passes over: with hundreds of
+/// thousands of ops, MLIR's table compares every op it probes, and each is a
+/// cache miss. The ops to erase are appended to `toErase`.
+inline void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operation *> &toErase) {
+  auto hashOf = [](Operation *op) -> uint64_t {
+    llvm::hash_code h = llvm::hash_combine(op->getName().getAsOpaquePointer(),
+                                           op->getRawDictionaryAttrs().getAsOpaquePointer(),
+                                           op->hashProperties());
+    for (Type type : op->getResultTypes())
+      h = llvm::hash_combine(h, type.getAsOpaquePointer());
+    if (op->hasTrait<OpTrait::IsCommutative>()) {
+      size_t sum = 0; // the operands in any order, as OperationEquivalence
+      for (Value v : op->getOperands())
+        sum += llvm::hash_value(v.getAsOpaquePointer());
+      return llvm::hash_combine(h, sum);
+    }
+    for (Value v : op->getOperands())
+      h = llvm::hash_combine(h, v.getAsOpaquePointer());
+    return h;
+  };
+  llvm::DenseMap<uint64_t, SmallVector<Operation *, 1>> known;
+  for (Operation &op : block) {
+    if (op.hasTrait<OpTrait::IsTerminator>() || op.getNumRegions())
+      continue;
+    if (isOpTriviallyDead(&op)) {
+      toErase.push_back(&op);
+      continue;
+    }
+    SmallVector<Operation *, 1> &same = known[hashOf(&op)];
+    Operation *existing = nullptr;
+    for (Operation *candidate : same)
+      if (OperationEquivalence::isEquivalentTo(candidate, &op,
+                                               OperationEquivalence::IgnoreLocations)) {
+        existing = candidate;
+        break;
+      }
+    if (!existing) {
+      same.push_back(&op);
+      continue;
+    }
+    if (auto *listener = dyn_cast_if_present<RewriterBase::Listener>(rewriter.getListener()))
+      listener->notifyOperationReplaced(&op, existing);
+    rewriter.replaceAllUsesWith(op.getResults(), existing->getResults());
+    toErase.push_back(&op);
+    if (isa<UnknownLoc>(existing->getLoc()) && !isa<UnknownLoc>(op.getLoc()))
+      existing->setLoc(op.getLoc());
+  }
+}
+
+/// eliminateCommonSubExpressions(root), with the blocks done by shareBlock
+/// when the IR is a module of functions of pure flat ops (or one such
+/// function): the root's regions and those of the isolated ops in them are
+/// single blocks; in the root's blocks every op is a terminator, such an
+/// isolated op that has effects (MLIR's CSE leaves it alone and visits its
+/// regions with a table of their own), or (in a region with SSA dominance)
+/// pure; in theirs, which have SSA dominance, every op is pure and
+/// region-free, or a terminator. Anything else goes to
+/// eliminateCommonSubExpressions. Returns whether anything changed.
+inline bool shareSubgraphs(Operation *root, RewriterBase &rewriter) {
+  SmallVector<Block *> blocks;
+  SmallVector<bool> dominance;
+  auto addBlocks = [&](Operation *holder) {
+    for (Region &region : holder->getRegions()) {
+      if (region.empty())
+        continue;
+      if (!region.hasOneBlock())
+        return false;
+      blocks.push_back(&region.front());
+      dominance.push_back(mayHaveSSADominance(region));
+    }
+    return true;
+  };
+  auto isPure = [](Operation &op) {
+    return op.hasTrait<OpTrait::IsTerminator>() || isMemoryEffectFree(&op);
+  };
+  bool flat = addBlocks(root);
+  size_t outer = blocks.size();
+  // A graph region (a module's body) may hold only the isolated ops and
+  // terminators: MLIR's CSE replaces uses differently there.
+  for (size_t i = 0; flat && i < outer; ++i)
+    for (Operation &op : *blocks[i]) {
+      bool ok = op.getNumRegions() == 0
+                    ? op.hasTrait<OpTrait::IsTerminator>() || (dominance[i] && isPure(op))
+                    : op.hasTrait<OpTrait::IsIsolatedFromAbove>() && !isMemoryEffectFree(&op) &&
+                          !wouldOpBeTriviallyDead(&op) && addBlocks(&op);
+      if (!ok) {
+        flat = false;
+        break;
+      }
+    }
+  for (size_t i = outer; flat && i < blocks.size(); ++i)
+    flat = dominance[i] &&
+           llvm::all_of(*blocks[i], [&](Operation &op) { return !op.getNumRegions() && isPure(op); });
+  if (!flat) {
+    DominanceInfo domInfo(root);
+    bool changed = false;
+    eliminateCommonSubExpressions(rewriter, domInfo, root, &changed);
+    return changed;
+  }
+  // As MLIR's CSE: everything erased at the end.
+  SmallVector<Operation *> toErase;
+  for (Block *block : blocks)
+    shareBlock(*block, rewriter, toErase);
+  for (Operation *op : toErase)
+    rewriter.eraseOp(op);
+  return !toErase.empty();
+}
+
 /// Rewrites `op` with `patterns` to a fixed point, sharing equal subgraphs:
 /// one greedy rewrite of everything (with `seedOrder`, after a SeedOrderDriver
 /// did the work in the seed's order), then CSE; while CSE merges values, the
@@ -267,9 +384,7 @@ inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatter
   for (int round = 0; round < 64; ++round) {
     listener.touched.clear();
     IRRewriter rewriter(op->getContext(), &listener);
-    DominanceInfo domInfo(op);
-    bool shared = false;
-    eliminateCommonSubExpressions(rewriter, domInfo, op, &shared);
+    bool shared = shareSubgraphs(op, rewriter);
     if (!shared || listener.touched.empty())
       break;
     SmallVector<Operation *> ops(listener.touched.begin(), listener.touched.end());

@@ -1,0 +1,49 @@
+// RUN: uop-opt %s -uop-symbolic -split-input-file | FileCheck %s
+//
+// uop-symbolic shares equal subgraphs (the seed's hash consing) and rewrites
+// what sharing makes simplifiable: max(m, m2) of two equal products is one
+// of them only once they are one value.
+
+// CHECK-LABEL: func.func @share_then_rewrite
+// CHECK-SAME: (%[[X:.*]]: i32, %[[Y:.*]]: i32)
+// CHECK-DAG: %[[C1:.*]] = uop.const 1 : i32
+// CHECK-DAG: %[[C2:.*]] = uop.const 2 : i32
+// CHECK-DAG: %[[XM:.*]] = uop.mul %[[X]], %[[C2]] : i32
+// CHECK-DAG: %[[YM:.*]] = uop.mul %[[Y]], %[[C2]] : i32
+// CHECK: %[[M:.*]] = uop.add %[[XM]], %[[YM]] : i32
+// CHECK: %[[S:.*]] = uop.add %[[X]], %[[M]] : i32
+// CHECK: %[[T:.*]] = uop.add %[[S]], %[[C1]] : i32
+// CHECK-NOT: uop.max
+// CHECK: return %[[T]], %[[M]], %[[M]]
+func.func @share_then_rewrite(%x: i32, %y: i32) -> (i32, i32, i32) {
+  %c4 = uop.const 4 : i32
+  %c2 = uop.const 2 : i32
+  %a = uop.mul %x, %c4 : i32
+  %b = uop.add %a, %c4 : i32
+  %q = uop.floordiv %b, %c4 : i32   // x + 1
+  %p = uop.add %x, %y : i32
+  %p2 = uop.add %x, %y : i32
+  %m = uop.mul %p, %c2 : i32        // x*2 + y*2
+  %m2 = uop.mul %p2, %c2 : i32      // the same, once shared
+  %s = uop.max %m, %m2 : i32
+  %t = uop.add %q, %s : i32
+  return %t, %m, %m2 : i32, i32, i32
+}
+
+// -----
+
+// Equal constants are one constant; dead ops go.
+// CHECK-LABEL: func.func @constants_and_dead
+// CHECK-SAME: (%[[X:.*]]: i32)
+// CHECK: %[[C3:.*]] = uop.const 3 : i32
+// CHECK-NOT: uop.const
+// CHECK: %[[A:.*]] = uop.mul %[[X]], %[[C3]] : i32
+// CHECK-NEXT: return %[[A]], %[[A]]
+func.func @constants_and_dead(%x: i32) -> (i32, i32) {
+  %c3 = uop.const 3 : i32
+  %d3 = uop.const 3 : i32
+  %dead = uop.add %x, %d3 : i32
+  %a = uop.mul %x, %c3 : i32
+  %b = uop.mul %x, %d3 : i32
+  return %a, %b : i32, i32
+}
