@@ -252,6 +252,31 @@ IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
     auto it = cache->ranges.find(value);
     if (it != cache->ranges.end())
       return it->second;
+    // The usual query: a uop op whose operands' bounds are known (the rules
+    // ask for an op's bounds after its operands'). What the walk below
+    // computes, with one lookup per operand.
+    Operation *def = value.getDefiningOp();
+    if (def && isUopRangeOp(def) && isIntLike(value.getType())) {
+      SmallVector<IntBounds, 3> in;
+      bool known = true;
+      for (Value operand : def->getOperands()) {
+        if (!isIntLike(operand.getType())) {
+          in.push_back({INT64_MIN, INT64_MAX});
+          continue;
+        }
+        auto oit = cache->ranges.find(operand);
+        if (oit == cache->ranges.end()) {
+          known = false;
+          break;
+        }
+        in.push_back(oit->second);
+      }
+      if (known) {
+        IntBounds b = normalize(value.getType(), inferUopBounds(def, in));
+        cache->ranges.try_emplace(value, b);
+        return b;
+      }
+    }
   }
   if (!isIntLike(value.getType()))
     return {INT64_MIN, INT64_MAX};
@@ -274,8 +299,9 @@ IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
       todo.pop_back();
       continue;
     }
-    auto iface = dyn_cast_or_null<InferIntRangeInterface>(def);
-    if (!iface) {
+    bool uopOp = def && isUopRangeOp(def);
+    auto iface = uopOp ? InferIntRangeInterface() : dyn_cast_or_null<InferIntRangeInterface>(def);
+    if (!uopOp && !iface) {
       memo.try_emplace(v, maxBounds(v.getType()));
       todo.pop_back();
       continue;
@@ -298,7 +324,7 @@ IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
     if (!ready)
       continue;
     todo.pop_back();
-    if (isUopRangeOp(def)) {
+    if (uopOp) {
       // inferRanges, on IntBounds.
       Value result = def->getResult(0);
       if (!isIntLike(result.getType()))
