@@ -3,9 +3,10 @@
 #
 #   bench/symbolic.sh [uop-bench-symbolic] [max-ops] [seed-max-ops]
 #
-# defaults: build/bin/uop-bench-symbolic, 1000000, 100000 (10^6 ops take
-# minutes in Python; the seed's column is empty above seed-max-ops). The seed
-# is /work/shared/reference/uopc-python unless SEED_PYTHONPATH says otherwise.
+# defaults: build/bin/uop-bench-symbolic, 1000000, 100000 (the seed takes
+# about a minute for 10^6 ops; pass 1000000 as seed-max-ops for that row;
+# the seed's column is empty above seed-max-ops). The seed is
+# /work/shared/reference/uopc-python unless SEED_PYTHONPATH says otherwise.
 #
 # For every size up to seed-max-ops both sides simplify the same graph and
 # their results are checked: the same op count after simplification (the

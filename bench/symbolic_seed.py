@@ -14,7 +14,8 @@ one line per size:
 (every node but the parameter, plus the return); `eval` is its value at the
 points of `uop-bench-symbolic --eval` (POINTS below), so that bench/symbolic.sh
 can check that both sides simplified to the same function. 10^6 ops take
-minutes in Python; pass 1000000 to run it anyway.
+about a minute in Python (55 s on the 2-core dev machine); pass 1000000 to
+include them.
 
 Note: the seed hash-conses, so its graph of "n ops" has fewer distinct nodes:
 every chunk's `j < 16` and `j % 16` (and the constants) are one node, which

@@ -1,10 +1,11 @@
 //===- Rewrite.h - the seed's graph_rewrite as MLIR rewriting ---*- C++ -*-===//
 //
-// Internal to UopTransforms: greedy rewriting in program order (the seed
-// rewrites children before parents) alternated with CSE (the seed's hash
-// consing, which the rules rely on when they ask "the same x"), until
-// neither changes anything; rounds after the first revisit only what CSE
-// changed, so the whole stays linear in the graph.
+// Internal to UopTransforms: rewriting in program order (the seed rewrites
+// children before parents; SeedOrderDriver, then the greedy driver to reach
+// and certify the fixed point) alternated with CSE (the seed's hash consing,
+// which the rules rely on when they ask "the same x"), until neither changes
+// anything; rounds after the first revisit only what CSE changed, so the
+// whole stays linear in the graph.
 //
 //===----------------------------------------------------------------------===//
 
