@@ -16,6 +16,7 @@
 #include "Uop/IR/UopOps.h"
 
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/RegionKindInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -52,13 +53,61 @@ struct SharingListener : RewriterBase::ForwardingListener {
 /// parent is visited before its children and the rules rewrite sums whose
 /// terms are not simplified yet, only to redo it when the children change.
 /// Shared before the driver starts, the worklist keeps program order.
-inline void shareConstants(Operation *root, RewriterBase &rewriter) {
+/// Returns how many ops there were (constants replaced included), counted in
+/// the same walk.
+inline int64_t shareConstants(Operation *root, RewriterBase &rewriter) {
   llvm::DenseMap<std::pair<Block *, Attribute>, Operation *> first;
-  root->walk([&](ConstOp c) {
+  int64_t ops = 0;
+  root->walk([&](Operation *op) {
+    ++ops;
+    auto c = dyn_cast<ConstOp>(op);
+    if (!c)
+      return;
     auto [it, inserted] = first.try_emplace({c->getBlock(), c.getValue()}, c);
     if (!inserted)
       rewriter.replaceOp(c, it->second->getResults());
   });
+  return ops;
+}
+
+/// What the greedy driver's worklist set-up (its OperationFolder's
+/// insertKnownConstant, top-down) does to IR that is already at a fixed point
+/// of the patterns: constants in program order, each moved to the front of
+/// its block (location unknown) unless it is there or right after a constant
+/// already seen. Done here, and returns true, when the driver would do only
+/// that: every constant in the single entry block of a region of an op
+/// isolated from above (where the folder puts them), no two equal (the
+/// driver would merge those). Otherwise changes nothing and returns false.
+inline bool hoistConstantsAsGreedy(Operation *root) {
+  SmallVector<Operation *> constants;
+  llvm::DenseSet<std::tuple<Region *, Dialect *, Attribute, Type>> seen;
+  bool ok = true;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    Attribute value;
+    if (!matchPattern(op, m_Constant(&value)))
+      return WalkResult::advance();
+    Region *region = op->getParentRegion();
+    if (!region || !region->hasOneBlock() || !region->getParentOp() ||
+        !region->getParentOp()->hasTrait<OpTrait::IsIsolatedFromAbove>() ||
+        !seen.insert({region, op->getDialect(), value, op->getResult(0).getType()}).second) {
+      ok = false;
+      return WalkResult::interrupt();
+    }
+    constants.push_back(op);
+    return WalkResult::skip();
+  });
+  if (!ok)
+    return false;
+  llvm::DenseSet<Operation *> owned;
+  for (Operation *op : constants) {
+    Block *block = op->getBlock();
+    if (&block->front() != op && !owned.contains(op->getPrevNode())) {
+      op->moveBefore(&block->front());
+      op->setLoc(UnknownLoc::get(op->getContext()));
+    }
+    owned.insert(op);
+  }
+  return true;
 }
 
 /// The seed's graph_rewrite, in program order: each op is simplified (folded,
@@ -76,6 +125,21 @@ public:
       : ForwardingListener(&cache), cache(cache), rewriter(context, this), matcher(patterns),
         rewritesLeft(maxRewrites) {
     matcher.applyDefaultCostModel();
+    // Each op kind's patterns in the order the applicator tries them (by
+    // benefit, highest first, then as they were added): the seed's order.
+    // With patterns for any op, PDL patterns or an action handler, the
+    // applicator itself runs them.
+    direct = patterns.getMatchAnyOpNativePatterns().empty() && !patterns.getPDLByteCode() &&
+             !context->hasActionHandler();
+    for (const auto &[name, list] : patterns.getOpSpecificNativePatterns()) {
+      SmallVector<const RewritePattern *> &sorted = byKind[name];
+      for (const RewritePattern *pattern : list)
+        if (!pattern->getBenefit().isImpossibleToMatch())
+          sorted.push_back(pattern);
+      llvm::stable_sort(sorted, [](const RewritePattern *a, const RewritePattern *b) {
+        return a->getBenefit() > b->getBenefit();
+      });
+    }
   }
 
   /// Simplifies the ops of every block under `root` (not `root` itself).
@@ -84,6 +148,11 @@ public:
       for (Block &block : region)
         runOnBlock(block);
   }
+
+  /// Whether the driver stopped on its rewrite budget.
+  bool exhausted() const { return rewritesLeft <= 0; }
+  /// The ops erased as dead plus the rewrites (folds and patterns) made.
+  int64_t changes() const { return changeCount; }
 
   void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint previous) override {
     inserted.push_back(op);
@@ -159,6 +228,7 @@ private:
   /// One rewrite of `op`: dead, folded or a pattern. Returns whether
   /// something changed.
   bool step(Operation *op) {
+    ++changeCount;
     if (isOpTriviallyDead(op)) {
       rewriter.eraseOp(op);
       return false;
@@ -166,7 +236,7 @@ private:
     --rewritesLeft;
     if (!op->hasTrait<OpTrait::ConstantLike>()) {
       SmallVector<OpFoldResult> results;
-      if (succeeded(op->fold(results))) {
+      if (succeeded(fold(op, results))) {
         if (results.empty()) { // in place
           notifyOperationModified(op);
           return true;
@@ -188,11 +258,67 @@ private:
         }
       }
     }
-    rewriter.setInsertionPoint(op);
-    if (succeeded(matcher.matchAndRewrite(op, rewriter)))
-      return true;
+    if (!direct) {
+      rewriter.setInsertionPoint(op);
+      if (succeeded(matcher.matchAndRewrite(op, rewriter)))
+        return true;
+    } else if (auto it = byKind.find(op->getName()); it != byKind.end()) {
+      // As the applicator: each pattern from the op, the first that applies.
+      for (const RewritePattern *pattern : it->second) {
+        rewriter.setInsertionPoint(op);
+        if (succeeded(pattern->matchAndRewrite(op, rewriter)))
+          return true;
+      }
+    }
     ++rewritesLeft;
+    --changeCount;
     return false;
+  }
+
+  /// op->fold(results), with the operands' constants read off `uop.const`
+  /// directly (m_Constant folds the constant op to get its value), and for
+  /// the commutative binary ops the op's folder then MLIR's foldCommutative
+  /// (a constant lhs moves to the right, in place) done here: MLIR's does it
+  /// with std::stable_partition, which allocates on every call.
+  LogicalResult fold(Operation *op, SmallVectorImpl<OpFoldResult> &results) {
+    SmallVector<Attribute, 4> constants(op->getNumOperands());
+    for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+      if (auto c = operand.getDefiningOp<ConstOp>())
+        constants[i] = c.getValue();
+      else
+        matchPattern(operand, m_Constant(&constants[i]));
+    }
+    if (auto add = dyn_cast<AddOp>(op))
+      return foldCommutative(add, constants, results);
+    if (auto mul = dyn_cast<MulOp>(op))
+      return foldCommutative(mul, constants, results);
+    if (auto max = dyn_cast<MaxOp>(op))
+      return foldCommutative(max, constants, results);
+    if (auto ne = dyn_cast<CmpNeOp>(op))
+      return foldCommutative(ne, constants, results);
+    return op->fold(constants, results);
+  }
+
+  /// Op::foldSingleResultHook of a binary op whose only folding trait is
+  /// IsCommutative (UopOps.td's Uop_BinaryOp with [Commutative]).
+  template <typename OpTy>
+  static LogicalResult foldCommutative(OpTy op, ArrayRef<Attribute> constants,
+                                       SmallVectorImpl<OpFoldResult> &results) {
+    static_assert(OpTy::template hasTrait<OpTrait::IsCommutative>());
+    OpFoldResult result = op.fold(typename OpTy::FoldAdaptor(constants, op));
+    if (result && dyn_cast_if_present<Value>(result) != op->getResult(0)) {
+      results.push_back(result);
+      return success();
+    }
+    // foldCommutative: the constant operands after the others (stable), in
+    // place; with two operands, a constant lhs and a non-constant rhs swap.
+    if (constants[0] && !constants[1]) {
+      Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+      op->setOperand(0, rhs);
+      op->setOperand(1, lhs);
+      return success();
+    }
+    return success(static_cast<bool>(result));
   }
 
   /// A constant for a folded result: as the dialect materializes it, but a
@@ -229,7 +355,10 @@ private:
   BoundsCache &cache;
   Rewriter rewriter;
   PatternApplicator matcher;
+  bool direct = false;
+  llvm::DenseMap<OperationName, SmallVector<const RewritePattern *>> byKind;
   int64_t rewritesLeft;
+  int64_t changeCount = 0;
   SmallVector<Operation *> cursors;
   Operation *current = nullptr;
   llvm::DenseSet<Operation *> pending;
@@ -366,20 +495,33 @@ inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatter
       .setMaxIterations(maxIterations)
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
       .setListener(&cache);
+  int64_t ops;
   {
     IRRewriter rewriter(op->getContext(), &cache);
-    shareConstants(op, rewriter);
+    ops = shareConstants(op, rewriter);
   }
+  bool certified = false;
   if (seedOrder) {
     // At most as many rewrites as the greedy driver would make in
     // maxIterations sweeps of one rewrite per op (a rule that loops stops
     // here; the greedy driver then reports it).
-    int64_t ops = 0;
-    op->walk([&](Operation *) { ++ops; });
     int64_t budget = maxIterations < 0 ? INT64_MAX / 4 : (maxIterations + 1) * (4 * ops + 64);
-    SeedOrderDriver(op->getContext(), patterns, cache, budget).run(op);
+    SeedOrderDriver first(op->getContext(), patterns, cache, budget);
+    first.run(op);
+    // The fixed point is certified by a second pass in the same order that
+    // changes nothing (no op dead, none folds, no pattern applies): the
+    // greedy driver would then change nothing but the place of constants,
+    // which hoistConstantsAsGreedy does as it would. Anything else (the
+    // budget spent, a change, equal constants, constants in nested regions)
+    // goes to the greedy driver, which finds the fixed point or reports
+    // non-convergence.
+    if (!first.exhausted()) {
+      SeedOrderDriver check(op->getContext(), patterns, cache, budget);
+      check.run(op);
+      certified = check.changes() == 0 && hoistConstantsAsGreedy(op);
+    }
   }
-  if (failed(applyPatternsGreedily(op, patterns, config)))
+  if (!certified && failed(applyPatternsGreedily(op, patterns, config)))
     return failure();
   SharingListener listener(cache);
   for (int round = 0; round < 64; ++round) {
