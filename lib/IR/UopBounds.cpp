@@ -194,7 +194,7 @@ void BoundsCache::notifyOperationErased(Operation *op) {
   for (Value result : op->getResults())
     ranges.erase(result);
   if (auto c = dyn_cast<ConstOp>(op)) {
-    auto it = constants.find({op->getBlock(), c.getValue()});
+    auto it = constants.find({op->getBlock(), Attribute(c.getProperties().value)});
     if (it != constants.end() && it->second == op)
       constants.erase(it);
   }
@@ -228,7 +228,7 @@ static IntBounds maxBounds(Type type) {
 
 /// The bounds of the uop constant `op`.
 static IntBounds constBounds(ConstOp op) {
-  Attribute value = op.getValue();
+  Attribute value = op.getProperties().value;
   auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value);
   int64_t n = dense && !dense.isSplat() ? dense.getNumElements() : 1;
   IntBounds b{INT64_MAX, INT64_MIN};

@@ -34,9 +34,12 @@ std::optional<int64_t> constInt(Value v) {
   auto c = v.getDefiningOp<ConstOp>();
   if (!c)
     return std::nullopt;
-  if (auto integer = dyn_cast<IntegerAttr>(c.getValue()))
+  // The stored attribute as it is: getValue() casts it to TypedAttr again
+  // (an interface lookup).
+  Attribute value = c.getProperties().value;
+  if (auto integer = dyn_cast<IntegerAttr>(value))
     return getElement(integer, 0).i;
-  std::optional<Scalar> s = getSplatValue(c.getValue());
+  std::optional<Scalar> s = getSplatValue(value);
   if (!s || s->isFloat)
     return std::nullopt;
   return s->i;
@@ -90,7 +93,7 @@ struct Built {
 Built known(Value v) {
   if (isScalarI32(v))
     if (auto c = v.getDefiningOp<ConstOp>())
-      if (auto integer = dyn_cast<IntegerAttr>(c.getValue()))
+      if (auto integer = dyn_cast<IntegerAttr>(Attribute(c.getProperties().value)))
         return {v, getElement(integer, 0).i};
   return {v, std::nullopt};
 }

@@ -283,9 +283,13 @@ private:
   LogicalResult fold(Operation *op, SmallVectorImpl<OpFoldResult> &results) {
     SmallVector<Attribute, 4> constants(op->getNumOperands());
     for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
-      if (auto c = operand.getDefiningOp<ConstOp>())
-        constants[i] = c.getValue();
-      else
+      Operation *def = operand.getDefiningOp();
+      if (!def)
+        continue;
+      // uop.const is the dialect's only constant-like op.
+      if (auto c = dyn_cast<ConstOp>(def))
+        constants[i] = c.getProperties().value;
+      else if (!isa<UopDialect>(def->getDialect()))
         matchPattern(operand, m_Constant(&constants[i]));
     }
     if (auto add = dyn_cast<AddOp>(op))
