@@ -1,8 +1,9 @@
 //===- Rewrite.h - the seed's graph_rewrite as MLIR rewriting ---*- C++ -*-===//
 //
 // Internal to UopTransforms: rewriting in program order (the seed rewrites
-// children before parents; SeedOrderDriver, then the greedy driver to reach
-// and certify the fixed point) alternated with CSE (the seed's hash consing,
+// children before parents; SeedOrderDriver, then a second in-order pass that
+// must change nothing to certify the fixed point, or the greedy driver to
+// reach it) alternated with CSE (the seed's hash consing,
 // which the rules rely on when they ask "the same x"), until neither changes
 // anything; rounds after the first revisit only what CSE changed, so the
 // whole stays linear in the graph.
@@ -116,8 +117,9 @@ inline bool hoistConstantsAsGreedy(Operation *root) {
 /// made (operands first), before the op that follows; an op left without
 /// uses is erased with what dies with it. In the seed's order each op is
 /// looked at about once, where the greedy driver revisits the users and
-/// operands of every op it changes. It only does the work: the greedy driver
-/// runs after it and finds (and certifies) the fixed point.
+/// operands of every op it changes. rewriteWithSharing certifies the fixed
+/// point with a second one that must change nothing (see there), and runs
+/// the greedy driver otherwise.
 class SeedOrderDriver : public RewriterBase::ForwardingListener {
 public:
   SeedOrderDriver(MLIRContext *context, const FrozenRewritePatternSet &patterns,

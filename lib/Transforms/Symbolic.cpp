@@ -1,8 +1,9 @@
 //===- Symbolic.cpp - the uop-symbolic pass --------------------*- C++ -*-===//
 //
 // Folding plus the seed's symbolic rules, applied in program order as the
-// seed's graph_rewrite does (children before parents; the greedy driver then
-// certifies the fixed point), with CSE as hash consing, and bounds memoized
+// seed's graph_rewrite does (children before parents; a second in-order pass
+// that changes nothing certifies the fixed point, else the greedy driver
+// finds it or reports non-convergence), with CSE as hash consing, and bounds memoized
 // over the whole rewrite.
 //
 //===----------------------------------------------------------------------===//
