@@ -27,7 +27,7 @@ namespace rt = ::uop::rt;
 /// Bumped whenever what a plan compiles to may change for the same program.
 static constexpr const char *kPlanFormat = "uop-plan 1";
 
-static std::optional<rt::DType> runtimeDType(Type t) {
+std::optional<rt::DType> mlir::uop::toRuntimeDType(Type t) {
   if (t.isInteger(1))
     return rt::DType::Bool;
   if (t.isInteger(32))
@@ -250,7 +250,7 @@ FailureOr<CompiledPlan *> PlanCache::get(ModuleOp program) {
   plan->library = *so;
   plan->launches = hostPlan->numLaunches;
   for (const HostArg &a : hostPlan->args) {
-    auto dtype = runtimeDType(a.dtype);
+    auto dtype = toRuntimeDType(a.dtype);
     if (!dtype)
       return fail("unsupported buffer dtype");
     plan->argList.push_back(

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Conversion/Passes.h"
+#include "Uop/Frontend/PlanCache.h"
 #include "Uop/IR/UopOps.h"
 #include "Uop/Pipelines/Pipelines.h"
 #include "Uop/Runtime/Runtime.h"
@@ -85,17 +86,6 @@ struct Slot {
   exit(1);
 }
 
-std::optional<rt::DType> toRuntimeDType(Type t) {
-  if (t.isInteger(1))
-    return rt::DType::Bool;
-  if (t.isInteger(32))
-    return rt::DType::I32;
-  if (t.isF16())
-    return rt::DType::F16;
-  if (t.isF32())
-    return rt::DType::F32;
-  return std::nullopt;
-}
 
 /// Splits "SLOT=FILE".
 std::pair<int64_t, std::string> parseSlotArg(StringRef flag, StringRef arg) {
@@ -113,7 +103,7 @@ std::map<int64_t, Slot> collectSlots(func::FuncOp func) {
     auto type = dyn_cast<MemRefType>(buf.getType());
     if (!type)
       return;
-    auto dtype = toRuntimeDType(type.getElementType());
+    auto dtype = mlir::uop::toRuntimeDType(type.getElementType());
     int64_t id = buf.getSlotAttr().getInt();
     Slot &s = slots.try_emplace(id, Slot{id, *dtype, type.getNumElements()}).first->second;
     // Follow the memory through after/index to its loads and stores.
@@ -257,9 +247,11 @@ int main(int argc, char **argv) {
   std::map<int64_t, std::string> inputFiles;
   for (const std::string &arg : inputs) {
     auto [slot, path] = parseSlotArg("input", arg);
-    bool known = shaped ? llvm::any_of(plan->args, [&](const mlir::uop::HostArg &a) {
-      return a.kind == mlir::uop::HostArg::Input && a.slot == slot;
-    })
+    int64_t id = slot;
+    bool known = shaped ? llvm::any_of(plan->args,
+                                       [&](const mlir::uop::HostArg &a) {
+                                         return a.kind == mlir::uop::HostArg::Input && a.slot == id;
+                                       })
                         : slots.count(slot) != 0;
     if (!known)
       fail("--input " + arg + ": the program has no buffer slot " + std::to_string(slot));
@@ -300,7 +292,7 @@ int main(int argc, char **argv) {
   std::map<int64_t, size_t> index; // slot -> buffer
   if (shaped) {
     for (const mlir::uop::HostArg &a : plan->args) {
-      rt::DType dtype = *toRuntimeDType(a.dtype);
+      rt::DType dtype = *mlir::uop::toRuntimeDType(a.dtype);
       if (a.kind == mlir::uop::HostArg::Input) {
         index[a.slot] = buffers.size();
         buffers.push_back(makeBuffer(a.slot, dtype, a.numel, /*read=*/true));

@@ -25,11 +25,15 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace mlir::uop {
+
+/// The runtime's dtype of a uop element type (i1, i32, f16, f32).
+std::optional<::uop::rt::DType> toRuntimeDType(Type type);
 
 /// What changes the compiled code of a plan (all part of its key).
 struct PlanOptions {
