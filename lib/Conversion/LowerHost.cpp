@@ -27,12 +27,8 @@ namespace mlir::uop {
 using namespace mlir;
 using namespace mlir::uop;
 
-static int64_t flatSize(Type t) {
-  int64_t n = 1;
-  for (int64_t s : getShape(t))
-    n *= s;
-  return std::max<int64_t>(1, n);
-}
+/// The elements of the flat buffer that holds a value (at least 1).
+static int64_t flatSize(Type t) { return std::max<int64_t>(1, getNumElements(t)); }
 
 /// The plan of `host`, and the argument that holds each buffer and launch.
 static LogicalResult buildPlan(func::FuncOp host, HostPlan &plan,

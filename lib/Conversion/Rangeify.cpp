@@ -405,9 +405,7 @@ SmallVector<Index> Rangeifier::combos(ArrayRef<Part> parts) {
 FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
   ArrayRef<int64_t> shape = getShape(root.getType());
   Type dtype = getDType(root.getType());
-  int64_t numel = 1;
-  for (int64_t s : shape)
-    numel *= s;
+  int64_t numel = getNumElements(root.getType());
   auto global = AddressSpaceAttr::get(ctx, AddressSpace::Global);
   auto outType = MemRefType::get({std::max<int64_t>(1, numel)}, dtype,
                                  MemRefLayoutAttrInterface(), global);

@@ -171,10 +171,9 @@ UOP_INFER_RANGES(FloorDivOp)
 UOP_INFER_RANGES(FloorModOp)
 #undef UOP_INFER_RANGES
 
-void ConstOp::inferResultRanges(ArrayRef<ConstantIntRanges>, SetIntRangeFn setResultRange) {
-  if (!isIntLike(getType()))
-    return;
-  Attribute value = getValue();
+/// The smallest and largest element of an integer constant's value (a
+/// scalar or a dense tensor).
+static IntBounds elementBounds(Attribute value) {
   auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value);
   int64_t n = dense && !dense.isSplat() ? dense.getNumElements() : 1;
   IntBounds b{INT64_MAX, INT64_MIN};
@@ -183,7 +182,13 @@ void ConstOp::inferResultRanges(ArrayRef<ConstantIntRanges>, SetIntRangeFn setRe
     b.min = std::min(b.min, v);
     b.max = std::max(b.max, v);
   }
-  setResultRange(getResult(), toRanges(getType(), b));
+  return b;
+}
+
+void ConstOp::inferResultRanges(ArrayRef<ConstantIntRanges>, SetIntRangeFn setResultRange) {
+  if (!isIntLike(getType()))
+    return;
+  setResultRange(getResult(), toRanges(getType(), elementBounds(getValue())));
 }
 
 //===----------------------------------------------------------------------===//
@@ -228,16 +233,7 @@ static IntBounds maxBounds(Type type) {
 
 /// The bounds of the uop constant `op`.
 static IntBounds constBounds(ConstOp op) {
-  Attribute value = op.getProperties().value;
-  auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value);
-  int64_t n = dense && !dense.isSplat() ? dense.getNumElements() : 1;
-  IntBounds b{INT64_MAX, INT64_MIN};
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t v = getElement(value, i).i;
-    b.min = std::min(b.min, v);
-    b.max = std::max(b.max, v);
-  }
-  return normalize(op.getType(), b);
+  return normalize(op.getType(), elementBounds(op.getProperties().value));
 }
 
 /// The uop ops whose interface implementation is `inferRanges` above: their

@@ -33,6 +33,13 @@ ArrayRef<int64_t> mlir::uop::getShape(Type type) {
   return {};
 }
 
+int64_t mlir::uop::getNumElements(Type type) {
+  int64_t n = 1;
+  for (int64_t s : getShape(type))
+    n *= s;
+  return n;
+}
+
 Type mlir::uop::getDType(Type type) {
   if (isa<IntegerType, Float32Type, Float16Type>(type))
     return type;

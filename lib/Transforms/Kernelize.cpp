@@ -37,13 +37,6 @@ using namespace mlir::uop;
 
 namespace {
 
-int64_t numel(Type t) {
-  int64_t n = 1;
-  for (int64_t s : getShape(t))
-    n *= s;
-  return n;
-}
-
 /// The seed's ALU set: unary, binary and WHERE (CAST included).
 bool isALU(Operation *op) {
   return isa<RecipOp, CastOp, Exp2Op, Log2Op, SqrtOp, SinOp, AddOp, MulOp, CmpLtOp, CmpNeOp,
@@ -87,7 +80,7 @@ BufferOp contiguousBuffer(Value u) {
   while (auto r = base.getDefiningOp<ReshapeOp>())
     base = r.getSrc();
   auto buf = base.getDefiningOp<BufferOp>();
-  if (buf && numel(u.getType()) == numel(buf.getType()))
+  if (buf && getNumElements(u.getType()) == getNumElements(buf.getType()))
     return buf;
   return nullptr;
 }
@@ -109,7 +102,7 @@ int64_t fusedWork(Value u) {
     for (Value s : def->getOperands())
       stack.push_back(s);
   }
-  return n * numel(u.getType());
+  return n * getNumElements(u.getType());
 }
 
 /// Wraps `v` in a `uop.stage` that replaces it everywhere.
@@ -162,7 +155,7 @@ void Kernelizer::stageBroadcastCompute(int64_t factor) {
   DenseSet<Value> inTodo;
   for (Value u : toposort(roots(), [](Value) { return false; })) {
     auto ex = u.getDefiningOp<ExpandOp>();
-    if (!ex || numel(u.getType()) < factor * numel(ex.getSrc().getType()))
+    if (!ex || getNumElements(u.getType()) < factor * getNumElements(ex.getSrc().getType()))
       continue;
     Value base = ex.getSrc();
     while (base.getDefiningOp() && isMovement(base.getDefiningOp()))
@@ -202,7 +195,7 @@ FlatSymbolRefAttr Kernelizer::outline(Value u, SmallVectorImpl<Value> &bound) {
     Location loc = v.getLoc();
     auto local = [&]() { return b.getI64IntegerAttr(bound.size()); };
     if (isLeaf(v)) {
-      int64_t n = std::max<int64_t>(1, numel(v.getType()));
+      int64_t n = std::max<int64_t>(1, getNumElements(v.getType()));
       Type flat = RankedTensorType::get({n}, getDType(v.getType()));
       Value ph = BufferOp::create(b, loc, flat, local());
       ArrayRef<int64_t> shape = getShape(v.getType());

@@ -16,6 +16,9 @@ namespace mlir::uop {
 /// the dims of a tensor or memref.
 llvm::ArrayRef<int64_t> getShape(mlir::Type type);
 
+/// The number of elements of `getShape(type)`: 1 for a scalar or a pointer.
+int64_t getNumElements(mlir::Type type);
+
 /// The dtype of a uop type: the element type of a tensor/memref, the pointee
 /// of a pointer, the type itself for a scalar.
 mlir::Type getDType(mlir::Type type);
