@@ -199,6 +199,9 @@ int main(int argc, char **argv) {
   // A shaped program (L1) is kernelized: kernels plus a host function that
   // launches them; its values are computed into outputs the host returns.
   bool shaped = !isa<mlir::uop::VoidType>(ret.getOperand(0).getType());
+  if (shaped && llvm::any_of(ret.getOperandTypes(), llvm::IsaPred<mlir::uop::VoidType>))
+    fail(inputFile + ": @main returns both values and effects (!uop.void); a shaped program "
+                     "returns values only");
   std::optional<mlir::uop::HostPlan> plan;
   std::map<int64_t, Slot> slots;
   if (shaped) {
