@@ -33,18 +33,27 @@ static int64_t floorDivPos(int64_t a, int64_t b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
+/// The width of an integer dtype, 0 for any other (one call where
+/// isInteger(1) || isInteger(32) makes four).
+static unsigned intWidth(Type dtype) {
+  auto integer = dyn_cast<IntegerType>(dtype);
+  return integer ? integer.getWidth() : 0;
+}
+
 IntBounds mlir::uop::inferUopBounds(Operation *op, ArrayRef<IntBounds> in) {
   Type dtype = getDType(op->getResult(0).getType());
-  IntBounds full = getFullBounds(dtype);
-  if (!dtype.isInteger(1) && !dtype.isInteger(32))
+  unsigned width = intWidth(dtype);
+  bool isBool = width == 1;
+  IntBounds full = isBool ? IntBounds{0, 1} : IntBounds{INT32_MIN, INT32_MAX};
+  if (width != 1 && width != 32)
     return full;
   auto isInt = [&](unsigned i) {
-    Type t = getDType(op->getOperand(i).getType());
-    return t.isInteger(1) || t.isInteger(32);
+    unsigned w = intWidth(getDType(op->getOperand(i).getType()));
+    return w == 1 || w == 32;
   };
   /// The seed gives up when an i32 result may wrap; bool results are truthy.
   auto result = [&](int64_t lo, int64_t hi) -> IntBounds {
-    if (dtype.isInteger(1))
+    if (isBool)
       return {lo != 0, hi != 0}; // only reached with non-negative lo, hi
     if (lo < INT32_MIN || hi > INT32_MAX)
       return full;
@@ -54,7 +63,7 @@ IntBounds mlir::uop::inferUopBounds(Operation *op, ArrayRef<IntBounds> in) {
   if (auto range = dyn_cast<RangeOp>(op))
     return result(0, std::max<int64_t>(0, in[0].max - 1));
   if (auto cast = dyn_cast<CastOp>(op)) {
-    if (getDType(cast.getSrc().getType()).isInteger(1))
+    if (intWidth(getDType(cast.getSrc().getType())) == 1)
       return {in[0].min, in[0].max};
     if (getDType(cast.getSrc().getType()) == dtype)
       return in[0];
@@ -199,9 +208,17 @@ void BoundsCache::notifyOperationErased(Operation *op) {
   for (Value result : op->getResults())
     ranges.erase(result);
   if (auto c = dyn_cast<ConstOp>(op)) {
-    auto it = constants.find({op->getBlock(), Attribute(c.getProperties().value)});
+    Attribute value = c.getProperties().value;
+    auto it = constants.find({op->getBlock(), value});
     if (it != constants.end() && it->second == op)
       constants.erase(it);
+    if (intConstants.empty())
+      return;
+    if (std::optional<Scalar> s = getSplatValue(value); s && !s->isFloat) {
+      auto jt = intConstants.find({op->getBlock(), c.getType(), s->i});
+      if (jt != intConstants.end() && jt->second == op)
+        intConstants.erase(jt);
+    }
   }
 }
 
@@ -253,22 +270,28 @@ IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
     // computes, with one lookup per operand.
     Operation *def = value.getDefiningOp();
     if (def && isUopRangeOp(def) && isIntLike(value.getType())) {
-      SmallVector<IntBounds, 3> in;
-      bool known = true;
-      for (Value operand : def->getOperands()) {
+      IntBounds in[3];
+      unsigned n = def->getNumOperands();
+      bool known = n <= 3;
+      for (unsigned i = 0; known && i < n; ++i) {
+        Value operand = def->getOperand(i);
         if (!isIntLike(operand.getType())) {
-          in.push_back({INT64_MIN, INT64_MAX});
+          in[i] = {INT64_MIN, INT64_MAX};
           continue;
         }
         auto oit = cache->ranges.find(operand);
-        if (oit == cache->ranges.end()) {
+        if (oit == cache->ranges.end())
           known = false;
-          break;
-        }
-        in.push_back(oit->second);
+        else
+          in[i] = oit->second;
       }
       if (known) {
-        IntBounds b = normalize(value.getType(), inferUopBounds(def, in));
+        // inferUopBounds gives i1 and i32 results in range already.
+        IntBounds b = inferUopBounds(def, ArrayRef(in, n));
+        Type type = value.getType();
+        auto integer = dyn_cast<IntegerType>(type);
+        if (!integer || (integer.getWidth() != 1 && integer.getWidth() != 32))
+          b = normalize(type, b);
         cache->ranges.try_emplace(value, b);
         return b;
       }

@@ -323,10 +323,18 @@ static Value matchNeg(Value v) {
   auto mul = v.getDefiningOp<MulOp>();
   if (!mul || !getDType(mul.getType()).isInteger(32))
     return {};
-  Attribute attr;
-  if (matchPattern(mul.getRhs(), m_Constant(&attr)) && isConstEqual(attr, -1))
+  // uop.const read directly (m_Constant asks the op's traits, then folds it).
+  auto isMinusOne = [](Value c) {
+    Attribute attr;
+    if (auto op = c.getDefiningOp<ConstOp>())
+      attr = op.getProperties().value;
+    else if (!matchPattern(c, m_Constant(&attr)))
+      return false;
+    return isConstEqual(attr, -1);
+  };
+  if (isMinusOne(mul.getRhs()))
     return mul.getLhs();
-  if (matchPattern(mul.getLhs(), m_Constant(&attr)) && isConstEqual(attr, -1))
+  if (isMinusOne(mul.getLhs()))
     return mul.getRhs();
   return {};
 }

@@ -25,7 +25,18 @@ namespace {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-bool isI32(Value v) { return getDType(v.getType()).isInteger(32); }
+/// Whether `t` is an integer type of `width` (one out-of-line call where
+/// Type::isInteger makes two).
+bool isIntegerOf(Type t, unsigned width) {
+  auto integer = dyn_cast<IntegerType>(t);
+  return integer && integer.getWidth() == width;
+}
+
+/// Whether `v` is i32 or a tensor of i32.
+bool isI32(Value v) {
+  Type t = v.getType();
+  return isIntegerOf(isa<IntegerType>(t) ? t : getDType(t), 32);
+}
 
 /// The value of an integer constant (scalar or splat). Constants are
 /// `uop.const` (the dialect's materializer makes them), looked at directly:
@@ -45,7 +56,17 @@ std::optional<int64_t> constInt(Value v) {
   return s->i;
 }
 
-bool isConst(Value v) { return v.getDefiningOp<ConstOp>() || matchPattern(v, m_Constant()); }
+/// Whether `v` is a constant: a `uop.const`, or a constant-like op of another
+/// dialect (a uop op other than `uop.const` never is; asking its traits, as
+/// m_Constant does, is a lookup per trait).
+bool isConst(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<ConstOp>(def))
+    return true;
+  return !isa<UopDialect>(def->getDialect()) && matchPattern(v, m_Constant());
+}
 
 int64_t wrap32(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
 int64_t pyFloorDiv(int64_t a, int64_t b) {
@@ -61,25 +82,31 @@ int64_t pyMod(int64_t a, int64_t b) { return a - pyFloorDiv(a, b) * b; }
 /// op for the driver to visit and deduplicate.
 Value constLike(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type,
                 int64_t v) {
-  TypedAttr attr = makeAttr(type, {Scalar::integer(v)});
   Block *block = rewriter.getInsertionBlock();
   if (!cache || !block)
-    return ConstOp::create(rewriter, loc, attr);
-  auto it = cache->constants.find({block, attr});
-  if (it != cache->constants.end() && it->second->getBlock() == block)
+    return createOp<ConstOp>(rewriter, loc, makeAttr(type, {Scalar::integer(v)}));
+  if (auto it = cache->intConstants.find({block, type, v}); it != cache->intConstants.end())
     return it->second->getResult(0);
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(block);
-  Operation *c = ConstOp::create(rewriter, loc, attr);
-  cache->constants[{block, attr}] = c;
+  TypedAttr attr = makeAttr(type, {Scalar::integer(v)});
+  Operation *c;
+  auto it = cache->constants.find({block, attr});
+  if (it != cache->constants.end() && it->second->getBlock() == block) {
+    c = it->second;
+  } else {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(block);
+    c = createOp<ConstOp>(rewriter, loc, attr);
+    cache->constants[{block, attr}] = c;
+  }
+  // Under the value the constant holds (BoundsCache::notifyOperationErased
+  // finds the entry by it).
+  if (std::optional<Scalar> held = getSplatValue(attr); held && !held->isFloat)
+    cache->intConstants[{block, type, held->i}] = c;
   return c->getResult(0);
 }
 
 /// Whether `v` is an i32 scalar (the type the shortcuts of `build` handle).
-bool isScalarI32(Value v) {
-  auto integer = dyn_cast<IntegerType>(v.getType());
-  return integer && integer.getWidth() == 32;
-}
+bool isScalarI32(Value v) { return isIntegerOf(v.getType(), 32); }
 
 /// A value a rule is building: an existing value, or an i32 scalar constant
 /// that is made only if something uses it (`k` is set for both a constant
@@ -136,13 +163,13 @@ Built build(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type ty
     Value va = a.value, vb = made(rewriter, cache, loc, type, b);
     // x * 0 folds to 0 and x + x*-1 may fold to 0: leave those to the folder.
     if (!(isMul && *b.k == 0) && !(isAdd && va.getDefiningOp<MulOp>()))
-      return {OpTy::create(rewriter, loc, va, vb), std::nullopt};
+      return {createOp<OpTy>(rewriter, loc, type, va, vb), std::nullopt};
     return known(rewriter.createOrFold<OpTy>(loc, va, vb));
   }
   Value va = made(rewriter, cache, loc, type, a), vb = made(rewriter, cache, loc, type, b);
   if (!a.k && !b.k && !isConst(va) && !isConst(vb) &&
       !(isAdd && (va.getDefiningOp<MulOp>() || vb.getDefiningOp<MulOp>())))
-    return {OpTy::create(rewriter, loc, va, vb), std::nullopt};
+    return {createOp<OpTy>(rewriter, loc, type, va, vb), std::nullopt};
   return known(rewriter.createOrFold<OpTy>(loc, va, vb));
 }
 
@@ -207,6 +234,15 @@ bool eitherOrder(Value lhs, Value rhs, Fn fn) {
   return fn(lhs, rhs) || fn(rhs, lhs);
 }
 
+/// rewriter.replaceOpWithNewOp<OpTy>(op, lhs, rhs) for a binary op, made
+/// with createOp: the result type given (the lhs's for arithmetic, that of
+/// the comparison's result for a comparison) rather than inferred.
+template <typename OpTy>
+void replaceWithNew(PatternRewriter &rewriter, Operation *op, Value lhs, Value rhs) {
+  Type type = std::is_same_v<OpTy, CmpLtOp> ? op->getResult(0).getType() : lhs.getType();
+  rewriter.replaceOp(op, createOp<OpTy>(rewriter, op->getLoc(), type, lhs, rhs).getResult());
+}
+
 /// Base of the rules: a pattern on OpTy that may ask for bounds.
 template <typename OpTy>
 struct SymbolicPattern : OpRewritePattern<OpTy> {
@@ -227,7 +263,7 @@ struct AddSelf : SymbolicPattern<AddOp> {
     if (!isI32(op.getLhs()) || op.getLhs() != op.getRhs())
       return rewriter.notifyMatchFailure(op, "not x + x of i32");
     Value two = constLike(rewriter, cache, op.getLoc(), op.getType(), 2);
-    rewriter.replaceOpWithNewOp<MulOp>(op, op.getLhs(), two);
+    replaceWithNew<MulOp>(rewriter, op, op.getLhs(), two);
     return success();
   }
 };
@@ -249,7 +285,7 @@ struct ReassocAddConst : SymbolicPattern<AddOp> {
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not (x + c1) + c2 of i32");
     Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 + c2));
-    rewriter.replaceOpWithNewOp<AddOp>(op, x, c);
+    replaceWithNew<AddOp>(rewriter, op, x, c);
     return success();
   }
 };
@@ -271,7 +307,7 @@ struct HoistConstAdd : SymbolicPattern<AddOp> {
       return rewriter.notifyMatchFailure(op, "not (x + c1) + y of i32");
     Value sum = build<AddOp>(rewriter, cache, op.getLoc(), x, y);
     Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), c1);
-    rewriter.replaceOpWithNewOp<AddOp>(op, sum, c);
+    replaceWithNew<AddOp>(rewriter, op, sum, c);
     return success();
   }
 };
@@ -286,7 +322,7 @@ struct CombineMulTerms : SymbolicPattern<AddOp> {
         x1 != x2)
       return rewriter.notifyMatchFailure(op, "not x*c1 + x*c2 of i32");
     Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 + c2));
-    rewriter.replaceOpWithNewOp<MulOp>(op, x1, c);
+    replaceWithNew<MulOp>(rewriter, op, x1, c);
     return success();
   }
 };
@@ -303,7 +339,7 @@ struct CombineMulSelf : SymbolicPattern<AddOp> {
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not x*c1 + x of i32");
     Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 + 1));
-    rewriter.replaceOpWithNewOp<MulOp>(op, x, c);
+    replaceWithNew<MulOp>(rewriter, op, x, c);
     return success();
   }
 };
@@ -346,7 +382,7 @@ struct RecombineExtra : SymbolicPattern<AddOp> {
     });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not ((x // c) * c + y) + x % c");
-    rewriter.replaceOpWithNewOp<AddOp>(op, x, y);
+    replaceWithNew<AddOp>(rewriter, op, x, y);
     return success();
   }
 };
@@ -371,7 +407,7 @@ struct ReassocMulConst : SymbolicPattern<MulOp> {
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not (x * c1) * c2 of i32");
     Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 * c2));
-    rewriter.replaceOpWithNewOp<MulOp>(op, x, c);
+    replaceWithNew<MulOp>(rewriter, op, x, c);
     return success();
   }
 };
@@ -393,7 +429,7 @@ struct DistributeConstAdd : SymbolicPattern<MulOp> {
       return rewriter.notifyMatchFailure(op, "not (x + c1) * c2 of i32");
     Value prod = build<MulOp>(rewriter, cache, op.getLoc(), x, c2v);
     Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 * c2));
-    rewriter.replaceOpWithNewOp<AddOp>(op, prod, c);
+    replaceWithNew<AddOp>(rewriter, op, prod, c);
     return success();
   }
 };
@@ -409,7 +445,7 @@ struct DistributeMul : SymbolicPattern<MulOp> {
     Location loc = op.getLoc();
     Value a = build<MulOp>(rewriter, cache, loc, sum.getLhs(), op.getRhs());
     Value b = build<MulOp>(rewriter, cache, loc, sum.getRhs(), op.getRhs());
-    rewriter.replaceOpWithNewOp<AddOp>(op, a, b);
+    replaceWithNew<AddOp>(rewriter, op, a, b);
     return success();
   }
 };
@@ -430,7 +466,7 @@ struct DivDiv : SymbolicPattern<FloorDivOp> {
     if (c1 <= 0 || *c2 <= 0 || c1 * *c2 >= (int64_t(1) << 31))
       return rewriter.notifyMatchFailure(op, "c1, c2 not positive or c1*c2 overflows");
     Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), c1 * *c2);
-    rewriter.replaceOpWithNewOp<FloorDivOp>(op, x, c);
+    replaceWithNew<FloorDivOp>(rewriter, op, x, c);
     return success();
   }
 };
@@ -451,7 +487,7 @@ struct ModDiv : SymbolicPattern<FloorDivOp> {
     Location loc = op.getLoc();
     Value q = build<FloorDivOp>(rewriter, cache, loc, x, op.getRhs());
     Value m = constLike(rewriter, cache, loc, op.getType(), c1 / *c2);
-    rewriter.replaceOpWithNewOp<FloorModOp>(op, q, m);
+    replaceWithNew<FloorModOp>(rewriter, op, q, m);
     return success();
   }
 };
@@ -467,7 +503,7 @@ struct ModMod : SymbolicPattern<FloorModOp> {
       return rewriter.notifyMatchFailure(op, "not (x % c1) % c2");
     if (*c2 <= 0 || pyMod(c1, *c2) != 0)
       return rewriter.notifyMatchFailure(op, "c2 does not divide c1");
-    rewriter.replaceOpWithNewOp<FloorModOp>(op, x, op.getRhs());
+    replaceWithNew<FloorModOp>(rewriter, op, x, op.getRhs());
     return success();
   }
 };
@@ -610,7 +646,7 @@ struct LtAddConst : SymbolicPattern<CmpLtOp> {
     if (d < INT32_MIN || d > INT32_MAX)
       return rewriter.notifyMatchFailure(op, "c2 - c1 does not fit in i32");
     Value c = constLike(rewriter, cache, op.getLoc(), x.getType(), d);
-    rewriter.replaceOpWithNewOp<CmpLtOp>(op, x, c);
+    replaceWithNew<CmpLtOp>(rewriter, op, x, c);
     return success();
   }
 };
@@ -627,7 +663,7 @@ struct LtMulConst : SymbolicPattern<CmpLtOp> {
     if (c1 <= 0)
       return rewriter.notifyMatchFailure(op, "c1 is not positive");
     Value c = constLike(rewriter, cache, op.getLoc(), x.getType(), -pyFloorDiv(-*c2, c1));
-    rewriter.replaceOpWithNewOp<CmpLtOp>(op, x, c);
+    replaceWithNew<CmpLtOp>(rewriter, op, x, c);
     return success();
   }
 };

@@ -40,7 +40,7 @@ int64_t mlir::uop::getNumElements(Type type) {
   return n;
 }
 
-Type mlir::uop::getDType(Type type) {
+Type mlir::uop::getNonIntegerDType(Type type) {
   if (isa<IntegerType, Float32Type, Float16Type>(type))
     return type;
   if (auto tensor = dyn_cast<RankedTensorType>(type))

@@ -31,6 +31,20 @@
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::uop {
+/// What the SeedOrderDriver did (uop-symbolic reports them as pass
+/// statistics: --mlir-pass-statistics).
+struct RewriteStats {
+  int64_t visits = 0;    ///< ops simplified (an op rewritten is visited again)
+  int64_t tries = 0;     ///< patterns tried
+  int64_t rewrites = 0;  ///< patterns applied
+  int64_t folds = 0;     ///< ops folded
+  int64_t made = 0;      ///< ops made
+  int64_t erased = 0;    ///< ops erased
+  void add(const RewriteStats &o) {
+    visits += o.visits, tries += o.tries, rewrites += o.rewrites, folds += o.folds;
+    made += o.made, erased += o.erased;
+  }
+};
 
 /// Forwards to the bounds cache and records the ops that CSE modified (the
 /// users of merged values): the next round revisits only those.
@@ -54,22 +68,77 @@ struct SharingListener : RewriterBase::ForwardingListener {
 /// parent is visited before its children and the rules rewrite sums whose
 /// terms are not simplified yet, only to redo it when the children change.
 /// Shared before the driver starts, the worklist keeps program order.
+/// With `cache` (for the SeedOrderDriver), the constants kept are also moved
+/// to the start of their block, in program order, and remembered in
+/// `cache.constants`: the rules then reuse them (a constant there dominates
+/// every op of the block) instead of making their own.
 /// Returns how many ops there were (constants replaced included), counted in
 /// the same walk.
-inline int64_t shareConstants(Operation *root, RewriterBase &rewriter) {
+inline int64_t shareConstants(Operation *root, RewriterBase &rewriter,
+                              BoundsCache *cache = nullptr) {
   llvm::DenseMap<std::pair<Block *, Attribute>, Operation *> first;
+  // The last constant moved to the start of each block.
+  llvm::DenseMap<Block *, Operation *> hoisted;
   int64_t ops = 0;
   root->walk([&](Operation *op) {
     ++ops;
     auto c = dyn_cast<ConstOp>(op);
     if (!c)
       return;
-    auto [it, inserted] = first.try_emplace({c->getBlock(), c.getValue()}, c);
-    if (!inserted)
+    Block *block = c->getBlock();
+    auto [it, inserted] = first.try_emplace({block, c.getValue()}, c);
+    if (!inserted) {
       rewriter.replaceOp(c, it->second->getResults());
+      return;
+    }
+    if (!cache)
+      return;
+    Operation *&last = hoisted[block];
+    if (last)
+      c->moveAfter(last);
+    else if (&block->front() != op)
+      c->moveBefore(&block->front());
+    last = op;
+    cache->constants[{block, c.getValue()}] = op;
   });
   return ops;
 }
+
+/// Per op kind, what the drivers ask of every op they visit. Each hasTrait
+/// or interface query walks the op's trait list; a uop op's traits and
+/// effects do not depend on the instance (the only ops with effects of their
+/// own, loads and stores, always have them), so for the region-free uop ops
+/// they are asked once per kind. Other ops are asked each time.
+class OpKindTraits {
+public:
+  /// Whether `op` would be erased by isOpTriviallyDead if it had no uses.
+  bool deadIfUnused(Operation *op) { return get(op).deadIfUnused; }
+  bool isOpTriviallyDead(Operation *op) { return op->use_empty() && deadIfUnused(op); }
+  bool isConstantLike(Operation *op) { return get(op).constantLike; }
+  bool isTerminator(Operation *op) { return get(op).terminator; }
+  bool isCommutative(Operation *op) { return get(op).commutative; }
+  /// mlir::isMemoryEffectFree(op).
+  bool isMemoryEffectFree(Operation *op) { return get(op).effectFree; }
+
+private:
+  struct Info {
+    bool deadIfUnused, constantLike, terminator, commutative, effectFree;
+  };
+  static Info compute(Operation *op) {
+    return {wouldOpBeTriviallyDead(op), op->hasTrait<OpTrait::ConstantLike>(),
+            op->hasTrait<OpTrait::IsTerminator>(), op->hasTrait<OpTrait::IsCommutative>(),
+            mlir::isMemoryEffectFree(op)};
+  }
+  Info get(Operation *op) {
+    if (op->getNumRegions() || !isa<UopDialect>(op->getDialect()))
+      return compute(op);
+    auto [it, inserted] = infos.try_emplace(op->getName().getAsOpaquePointer());
+    if (inserted)
+      it->second = compute(op);
+    return it->second;
+  }
+  llvm::DenseMap<const void *, Info> infos;
+};
 
 /// What the greedy driver's worklist set-up (its OperationFolder's
 /// insertKnownConstant, top-down) does to IR that is already at a fixed point
@@ -80,12 +149,13 @@ inline int64_t shareConstants(Operation *root, RewriterBase &rewriter) {
 /// isolated from above (where the folder puts them), no two equal (the
 /// driver would merge those). Otherwise changes nothing and returns false.
 inline bool hoistConstantsAsGreedy(Operation *root) {
+  OpKindTraits traits;
   SmallVector<Operation *> constants;
   llvm::DenseSet<std::tuple<Region *, Dialect *, Attribute, Type>> seen;
   bool ok = true;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     Attribute value;
-    if (!matchPattern(op, m_Constant(&value)))
+    if (!traits.isConstantLike(op) || !matchPattern(op, m_Constant(&value)))
       return WalkResult::advance();
     Region *region = op->getParentRegion();
     if (!region || !region->hasOneBlock() || !region->getParentOp() ||
@@ -155,12 +225,16 @@ public:
   bool exhausted() const { return rewritesLeft <= 0; }
   /// The ops erased as dead plus the rewrites (folds and patterns) made.
   int64_t changes() const { return changeCount; }
+  /// What it did, for statistics.
+  RewriteStats stats;
 
   void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint previous) override {
+    ++stats.made;
     inserted.push_back(op);
     ForwardingListener::notifyOperationInserted(op, previous);
   }
   void notifyOperationErased(Operation *op) override {
+    ++stats.erased;
     for (Operation *&cursor : cursors)
       if (cursor == op)
         cursor = op->getNextNode();
@@ -177,9 +251,21 @@ public:
 
 private:
   struct Rewriter : PatternRewriter {
-    Rewriter(MLIRContext *context, Listener *listener) : PatternRewriter(context) {
-      setListener(listener);
+    Rewriter(MLIRContext *context, SeedOrderDriver *driver)
+        : PatternRewriter(context), driver(driver) {
+      setListener(driver);
     }
+    /// RewriterBase::eraseOp for an op without regions, without its
+    /// std::function (allocated on every call): the same notification, then
+    /// the op erased.
+    void eraseOp(Operation *op) override {
+      if (op->getNumRegions())
+        return PatternRewriter::eraseOp(op);
+      assert(op->use_empty() && "expected 'op' to have no uses");
+      driver->notifyOperationErased(op);
+      op->erase();
+    }
+    SeedOrderDriver *driver;
   };
 
   /// The ops in program order, nested blocks before the op that holds them.
@@ -230,15 +316,17 @@ private:
   /// One rewrite of `op`: dead, folded or a pattern. Returns whether
   /// something changed.
   bool step(Operation *op) {
+    ++stats.visits;
     ++changeCount;
-    if (isOpTriviallyDead(op)) {
+    if (traits.isOpTriviallyDead(op) && !isCachedConstant(op)) {
       rewriter.eraseOp(op);
       return false;
     }
     --rewritesLeft;
-    if (!op->hasTrait<OpTrait::ConstantLike>()) {
+    if (!traits.isConstantLike(op)) {
       SmallVector<OpFoldResult> results;
       if (succeeded(fold(op, results))) {
+        ++stats.folds;
         if (results.empty()) { // in place
           notifyOperationModified(op);
           return true;
@@ -262,14 +350,20 @@ private:
     }
     if (!direct) {
       rewriter.setInsertionPoint(op);
-      if (succeeded(matcher.matchAndRewrite(op, rewriter)))
+      ++stats.tries;
+      if (succeeded(matcher.matchAndRewrite(op, rewriter))) {
+        ++stats.rewrites;
         return true;
+      }
     } else if (auto it = byKind.find(op->getName()); it != byKind.end()) {
       // As the applicator: each pattern from the op, the first that applies.
       for (const RewritePattern *pattern : it->second) {
         rewriter.setInsertionPoint(op);
-        if (succeeded(pattern->matchAndRewrite(op, rewriter)))
+        ++stats.tries;
+        if (succeeded(pattern->matchAndRewrite(op, rewriter))) {
+          ++stats.rewrites;
           return true;
+        }
       }
     }
     ++rewritesLeft;
@@ -353,12 +447,40 @@ private:
   void eraseDead() {
     while (!maybeDead.empty()) {
       Operation *op = maybeDead.pop_back_val();
-      if (op != current && isOpTriviallyDead(op))
+      if (op != current && traits.isOpTriviallyDead(op) && !isCachedConstant(op))
         rewriter.eraseOp(op);
     }
   }
 
+  /// Whether `op` is a constant at the start of its block that the rules
+  /// may reuse (cache.constants). Such a constant is kept while the driver
+  /// runs even when nothing uses it: the rules ask for the same few
+  /// constants over and over (a comparison pinned to `true` in each chunk of
+  /// an index expression), and each would otherwise be made and erased
+  /// again. eraseDeadConstants erases them at the end.
+  bool isCachedConstant(Operation *op) {
+    auto c = dyn_cast<ConstOp>(op);
+    if (!c)
+      return false;
+    auto it = cache.constants.find({op->getBlock(), Attribute(c.getProperties().value)});
+    return it != cache.constants.end() && it->second == op;
+  }
+
+public:
+  /// Erases the constants that isCachedConstant kept and nothing uses.
+  void eraseDeadConstants() {
+    SmallVector<Operation *> dead;
+    for (auto &entry : cache.constants)
+      if (entry.second->use_empty())
+        dead.push_back(entry.second);
+    for (Operation *op : dead)
+      rewriter.eraseOp(op);
+  }
+
+private:
+
   BoundsCache &cache;
+  OpKindTraits traits;
   Rewriter rewriter;
   PatternApplicator matcher;
   bool direct = false;
@@ -380,14 +502,15 @@ private:
 /// so that a probe does not read the ops it passes over: with hundreds of
 /// thousands of ops, MLIR's table compares every op it probes, and each is a
 /// cache miss. The ops to erase are appended to `toErase`.
-inline void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operation *> &toErase) {
-  auto hashOf = [](Operation *op) -> uint64_t {
+inline void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operation *> &toErase,
+                       OpKindTraits &traits) {
+  auto hashOf = [&](Operation *op) -> uint64_t {
     llvm::hash_code h = llvm::hash_combine(op->getName().getAsOpaquePointer(),
                                            op->getRawDictionaryAttrs().getAsOpaquePointer(),
                                            op->hashProperties());
     for (Type type : op->getResultTypes())
       h = llvm::hash_combine(h, type.getAsOpaquePointer());
-    if (op->hasTrait<OpTrait::IsCommutative>()) {
+    if (traits.isCommutative(op)) {
       size_t sum = 0; // the operands in any order, as OperationEquivalence
       for (Value v : op->getOperands())
         sum += llvm::hash_value(v.getAsOpaquePointer());
@@ -399,9 +522,9 @@ inline void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operati
   };
   llvm::DenseMap<uint64_t, SmallVector<Operation *, 1>> known;
   for (Operation &op : block) {
-    if (op.hasTrait<OpTrait::IsTerminator>() || op.getNumRegions())
+    if (op.getNumRegions() || traits.isTerminator(&op))
       continue;
-    if (isOpTriviallyDead(&op)) {
+    if (traits.isOpTriviallyDead(&op)) {
       toErase.push_back(&op);
       continue;
     }
@@ -449,8 +572,9 @@ inline bool shareSubgraphs(Operation *root, RewriterBase &rewriter) {
     }
     return true;
   };
-  auto isPure = [](Operation &op) {
-    return op.hasTrait<OpTrait::IsTerminator>() || isMemoryEffectFree(&op);
+  OpKindTraits traits;
+  auto isPure = [&](Operation &op) {
+    return traits.isTerminator(&op) || traits.isMemoryEffectFree(&op);
   };
   bool flat = addBlocks(root);
   size_t outer = blocks.size();
@@ -459,7 +583,7 @@ inline bool shareSubgraphs(Operation *root, RewriterBase &rewriter) {
   for (size_t i = 0; flat && i < outer; ++i)
     for (Operation &op : *blocks[i]) {
       bool ok = op.getNumRegions() == 0
-                    ? op.hasTrait<OpTrait::IsTerminator>() || (dominance[i] && isPure(op))
+                    ? traits.isTerminator(&op) || (dominance[i] && isPure(op))
                     : op.hasTrait<OpTrait::IsIsolatedFromAbove>() && !isMemoryEffectFree(&op) &&
                           !wouldOpBeTriviallyDead(&op) && addBlocks(&op);
       if (!ok) {
@@ -479,7 +603,7 @@ inline bool shareSubgraphs(Operation *root, RewriterBase &rewriter) {
   // As MLIR's CSE: everything erased at the end.
   SmallVector<Operation *> toErase;
   for (Block *block : blocks)
-    shareBlock(*block, rewriter, toErase);
+    shareBlock(*block, rewriter, toErase, traits);
   for (Operation *op : toErase)
     rewriter.eraseOp(op);
   return !toErase.empty();
@@ -493,7 +617,7 @@ inline bool shareSubgraphs(Operation *root, RewriterBase &rewriter) {
 /// drivers' listener).
 inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatternSet &patterns,
                                         BoundsCache &cache, int64_t maxIterations,
-                                        bool seedOrder = false) {
+                                        bool seedOrder = false, RewriteStats *stats = nullptr) {
   // The driver erases ops as they die, so the region simplification sweep
   // (dead code, block merging) after each iteration is not needed.
   GreedyRewriteConfig config;
@@ -504,7 +628,7 @@ inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatter
   int64_t ops;
   {
     IRRewriter rewriter(op->getContext(), &cache);
-    ops = shareConstants(op, rewriter);
+    ops = shareConstants(op, rewriter, seedOrder ? &cache : nullptr);
   }
   bool certified = false;
   if (seedOrder) {
@@ -514,6 +638,9 @@ inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatter
     int64_t budget = maxIterations < 0 ? INT64_MAX / 4 : (maxIterations + 1) * (4 * ops + 64);
     SeedOrderDriver first(op->getContext(), patterns, cache, budget);
     first.run(op);
+    first.eraseDeadConstants();
+    if (stats)
+      stats->add(first.stats);
     // The fixed point is certified by a second pass in the same order that
     // changes nothing (no op dead, none folds, no pattern applies): the
     // greedy driver would then change nothing but the place of constants,
@@ -524,6 +651,8 @@ inline LogicalResult rewriteWithSharing(Operation *op, const FrozenRewritePatter
     if (!first.exhausted()) {
       SeedOrderDriver check(op->getContext(), patterns, cache, budget);
       check.run(op);
+      if (stats)
+        stats->add(check.stats);
       certified = check.changes() == 0 && hoistConstantsAsGreedy(op);
     }
   }

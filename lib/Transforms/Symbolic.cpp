@@ -26,9 +26,16 @@ struct UopSymbolicPass : uop::impl::UopSymbolicPassBase<UopSymbolicPass> {
     uop::BoundsCache cache;
     uop::populateSymbolicPatterns(patterns, &cache);
     FrozenRewritePatternSet frozen(std::move(patterns));
+    uop::RewriteStats stats;
     if (failed(uop::rewriteWithSharing(getOperation(), frozen, cache, maxIterations,
-                                       /*seedOrder=*/true)))
+                                       /*seedOrder=*/true, &stats)))
       signalPassFailure();
+    numVisits += stats.visits;
+    numTries += stats.tries;
+    numRewrites += stats.rewrites;
+    numFolds += stats.folds;
+    numMade += stats.made;
+    numErased += stats.erased;
   }
 };
 } // namespace

@@ -61,6 +61,10 @@ public:
   llvm::DenseMap<Value, IntBounds, ValueInfo> ranges;
   /// Constants at the start of a block, by block and value.
   llvm::DenseMap<std::pair<Block *, Attribute>, Operation *> constants;
+  /// The integer ones among them that the rules asked for, by block, type
+  /// and value (as the constant holds it: a bool is 0 or 1, an i32 wrapped),
+  /// so that a rule finds its constant without making the attribute first.
+  llvm::DenseMap<std::tuple<Block *, Type, int64_t>, Operation *> intConstants;
 };
 
 /// vmin/vmax of `value` (an integer or bool value, scalar or tensor). With a

@@ -27,4 +27,21 @@ struct UopMemoryResource
 #define GET_OP_CLASSES
 #include "Uop/IR/UopOps.h.inc"
 
+namespace mlir::uop {
+/// `OpTy::create(builder, loc, args...)` for hot rewriting loops: ODS's
+/// create builds its OperationState from the op's name as a string, which is
+/// hashed and looked up on every call; here the registered name is found by
+/// TypeID. (Pass the result type where the op can infer it: inference builds
+/// an attribute dictionary and an adaptor per op.)
+template <typename OpTy, typename... Args>
+OpTy createOp(OpBuilder &builder, Location loc, Args &&...args) {
+  std::optional<RegisteredOperationName> name =
+      RegisteredOperationName::lookup(TypeID::get<OpTy>(), loc.getContext());
+  assert(name && "op not registered in this context");
+  OperationState state(loc, *name);
+  OpTy::build(builder, state, std::forward<Args>(args)...);
+  return cast<OpTy>(builder.create(state));
+}
+} // namespace mlir::uop
+
 #endif // UOP_IR_UOPOPS_H

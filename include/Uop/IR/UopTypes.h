@@ -19,9 +19,15 @@ llvm::ArrayRef<int64_t> getShape(mlir::Type type);
 /// The number of elements of `getShape(type)`: 1 for a scalar or a pointer.
 int64_t getNumElements(mlir::Type type);
 
+/// getDType for the types that are not an integer scalar.
+mlir::Type getNonIntegerDType(mlir::Type type);
+
 /// The dtype of a uop type: the element type of a tensor/memref, the pointee
-/// of a pointer, the type itself for a scalar.
-mlir::Type getDType(mlir::Type type);
+/// of a pointer, the type itself for a scalar. (Inline for the integer
+/// scalars that the rewrite rules ask about most.)
+inline mlir::Type getDType(mlir::Type type) {
+  return llvm::isa<mlir::IntegerType>(type) ? type : getNonIntegerDType(type);
+}
 
 /// The value type of `shape` and `dtype`: the bare dtype for shape `()`, a
 /// ranked tensor otherwise (the seed's shape tuple as an MLIR type).

@@ -34,6 +34,14 @@ def UopSymbolicPass : Pass<"uop-symbolic"> {
   let options = [
     Option<"maxIterations", "max-iterations", "int64_t", /*default=*/"10",
            "Greedy driver iteration limit (per rewrite round)">];
+  let statistics = [
+    Statistic<"numVisits", "visits",
+              "Ops simplified in program order (a rewritten op is visited again)">,
+    Statistic<"numTries", "pattern-tries", "Patterns tried">,
+    Statistic<"numRewrites", "rewrites", "Patterns applied">,
+    Statistic<"numFolds", "folds", "Ops folded">,
+    Statistic<"numMade", "ops-made", "Ops made by the rules and folds">,
+    Statistic<"numErased", "ops-erased", "Ops erased">];
 }
 
 def UopInlineCallsPass : Pass<"uop-inline-calls"> {
