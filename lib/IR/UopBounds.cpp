@@ -205,8 +205,11 @@ void ConstOp::inferResultRanges(ArrayRef<ConstantIntRanges>, SetIntRangeFn setRe
 //===----------------------------------------------------------------------===//
 
 void BoundsCache::notifyOperationErased(Operation *op) {
-  for (Value result : op->getResults())
-    ranges.erase(result);
+  if (op->getNumResults() == 1)
+    ranges.erase(op->getResult(0));
+  else
+    for (Value result : op->getResults())
+      ranges.erase(result);
   if (auto c = dyn_cast<ConstOp>(op)) {
     Attribute value = c.getProperties().value;
     auto it = constants.find({op->getBlock(), value});

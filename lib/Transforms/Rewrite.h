@@ -29,6 +29,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::uop {
 /// What the SeedOrderDriver did (uop-symbolic reports them as pass
@@ -113,7 +114,11 @@ class OpKindTraits {
 public:
   /// Whether `op` would be erased by isOpTriviallyDead if it had no uses.
   bool deadIfUnused(Operation *op) { return get(op).deadIfUnused; }
-  bool isOpTriviallyDead(Operation *op) { return op->use_empty() && deadIfUnused(op); }
+  bool isOpTriviallyDead(Operation *op) { return hasNoUses(op) && deadIfUnused(op); }
+  /// op->use_empty(), without the range search for an op of one result.
+  static bool hasNoUses(Operation *op) {
+    return op->getNumResults() == 1 ? op->getResult(0).use_empty() : op->use_empty();
+  }
   bool isConstantLike(Operation *op) { return get(op).constantLike; }
   bool isTerminator(Operation *op) { return get(op).terminator; }
   bool isCommutative(Operation *op) { return get(op).commutative; }
@@ -130,14 +135,28 @@ private:
             mlir::isMemoryEffectFree(op)};
   }
   Info get(Operation *op) {
-    if (op->getNumRegions() || !isa<UopDialect>(op->getDialect()))
+    const void *name = op->getName().getAsOpaquePointer();
+    if (name == lastName)
+      return lastInfo;
+    auto [it, inserted] = infos.try_emplace(name);
+    if (inserted) {
+      // A uop op kind has a fixed number of regions.
+      it->second.cached = !op->getNumRegions() && isa<UopDialect>(op->getDialect());
+      it->second.info = compute(op);
+    }
+    if (!it->second.cached)
       return compute(op);
-    auto [it, inserted] = infos.try_emplace(op->getName().getAsOpaquePointer());
-    if (inserted)
-      it->second = compute(op);
-    return it->second;
+    lastName = name;
+    lastInfo = it->second.info;
+    return lastInfo;
   }
-  llvm::DenseMap<const void *, Info> infos;
+  struct Entry {
+    bool cached;
+    Info info;
+  };
+  llvm::DenseMap<const void *, Entry> infos;
+  const void *lastName = nullptr;
+  Info lastInfo;
 };
 
 /// What the greedy driver's worklist set-up (its OperationFolder's
@@ -471,7 +490,7 @@ public:
   void eraseDeadConstants() {
     SmallVector<Operation *> dead;
     for (auto &entry : cache.constants)
-      if (entry.second->use_empty())
+      if (OpKindTraits::hasNoUses(entry.second))
         dead.push_back(entry.second);
     for (Operation *op : dead)
       rewriter.eraseOp(op);
@@ -489,7 +508,9 @@ private:
   int64_t changeCount = 0;
   SmallVector<Operation *> cursors;
   Operation *current = nullptr;
-  llvm::DenseSet<Operation *> pending;
+  /// The ops on the stack of `simplify` (a few: the op and what its last
+  /// rewrite made).
+  llvm::SmallPtrSet<Operation *, 8> pending;
   SmallVector<Operation *> inserted, maybeDead;
 };
 
