@@ -519,7 +519,10 @@ private:
 /// program order; terminators and (checked by the caller) region holders
 /// kept; trivially dead ops erased; an op equivalent (OperationEquivalence,
 /// locations ignored) to an earlier one replaced by it, with the same
-/// notifications. Candidates are found by a 64-bit hash kept in the table,
+/// notifications. Unlike MLIR's CSE, the operands of a commutative op are
+/// compared in order, as the seed's hash consing does: `x + y` and `y + x`
+/// are two nodes there, and merging them would let rules fire that the seed
+/// never sees (`a + a -> a * 2`). Candidates are found by a 64-bit hash kept in the table,
 /// so that a probe does not read the ops it passes over: with hundreds of
 /// thousands of ops, MLIR's table compares every op it probes, and each is a
 /// cache miss. The ops to erase are appended to `toErase`.
@@ -531,12 +534,6 @@ inline void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operati
                                            op->hashProperties());
     for (Type type : op->getResultTypes())
       h = llvm::hash_combine(h, type.getAsOpaquePointer());
-    if (traits.isCommutative(op)) {
-      size_t sum = 0; // the operands in any order, as OperationEquivalence
-      for (Value v : op->getOperands())
-        sum += llvm::hash_value(v.getAsOpaquePointer());
-      return llvm::hash_combine(h, sum);
-    }
     for (Value v : op->getOperands())
       h = llvm::hash_combine(h, v.getAsOpaquePointer());
     return h;
@@ -551,8 +548,11 @@ inline void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operati
     }
     SmallVector<Operation *, 1> &same = known[hashOf(&op)];
     Operation *existing = nullptr;
+    // Without a commutative callback, operands are compared pairwise.
     for (Operation *candidate : same)
       if (OperationEquivalence::isEquivalentTo(candidate, &op,
+                                               OperationEquivalence::exactValueMatch,
+                                               /*markEquivalent=*/nullptr,
                                                OperationEquivalence::IgnoreLocations)) {
         existing = candidate;
         break;
