@@ -339,6 +339,15 @@ static Value matchNeg(Value v) {
   return {};
 }
 
+/// matchNeg(v) == x, with the cheap test first: `v` is a product that has
+/// `x` as an operand.
+static bool isNegOf(Value v, Value x) {
+  auto mul = v.getDefiningOp<MulOp>();
+  if (!mul || (mul.getLhs() != x && mul.getRhs() != x))
+    return false;
+  return matchNeg(v) == x;
+}
+
 OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
   if (Attribute r = foldElementwise(*this, AluKind::Add, adaptor.getOperands()))
     return r;
@@ -349,7 +358,7 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
     return getRhs();
   // x + x*-1 -> 0 (i32)
   if (getDType(getType()).isInteger(32) &&
-      (matchNeg(getRhs()) == getLhs() || matchNeg(getLhs()) == getRhs()))
+      (isNegOf(getRhs(), getLhs()) || isNegOf(getLhs(), getRhs())))
     return zeroOf(getType());
   return {};
 }

@@ -134,29 +134,23 @@ private:
             op->hasTrait<OpTrait::IsTerminator>(), op->hasTrait<OpTrait::IsCommutative>(),
             mlir::isMemoryEffectFree(op)};
   }
+  /// A direct-mapped cache by op name: a collision only asks again.
   Info get(Operation *op) {
     const void *name = op->getName().getAsOpaquePointer();
-    if (name == lastName)
-      return lastInfo;
-    auto [it, inserted] = infos.try_emplace(name);
-    if (inserted) {
-      // A uop op kind has a fixed number of regions.
-      it->second.cached = !op->getNumRegions() && isa<UopDialect>(op->getDialect());
-      it->second.info = compute(op);
-    }
-    if (!it->second.cached)
-      return compute(op);
-    lastName = name;
-    lastInfo = it->second.info;
-    return lastInfo;
+    Slot &slot = slots[(reinterpret_cast<uintptr_t>(name) * 0x9E3779B97F4A7C15ull) >> 58];
+    if (slot.name == name)
+      return slot.info;
+    Info info = compute(op);
+    // A uop op kind has a fixed number of regions.
+    if (!op->getNumRegions() && isa<UopDialect>(op->getDialect()))
+      slot = {name, info};
+    return info;
   }
-  struct Entry {
-    bool cached;
-    Info info;
+  struct Slot {
+    const void *name = nullptr;
+    Info info{};
   };
-  llvm::DenseMap<const void *, Entry> infos;
-  const void *lastName = nullptr;
-  Info lastInfo;
+  std::array<Slot, 64> slots;
 };
 
 /// What the greedy driver's worklist set-up (its OperationFolder's
@@ -528,14 +522,21 @@ private:
 /// cache miss. The ops to erase are appended to `toErase`.
 inline void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operation *> &toErase,
                        OpKindTraits &traits) {
+  // A multiply-xorshift mix of the pointers (llvm::hash_combine runs its
+  // general byte hashing for each one); equal hashes are compared exactly.
   auto hashOf = [&](Operation *op) -> uint64_t {
-    llvm::hash_code h = llvm::hash_combine(op->getName().getAsOpaquePointer(),
-                                           op->getRawDictionaryAttrs().getAsOpaquePointer(),
-                                           op->hashProperties());
+    auto mix = [](uint64_t h, const void *p) {
+      h = (h ^ reinterpret_cast<uintptr_t>(p)) * 0x9E3779B97F4A7C15ull;
+      return h ^ (h >> 29);
+    };
+    uint64_t h = mix(0, op->getName().getAsOpaquePointer());
+    h = mix(h, op->getRawDictionaryAttrs().getAsOpaquePointer());
+    if (op->getPropertiesStorageSize())
+      h = mix(h, reinterpret_cast<const void *>(static_cast<size_t>(op->hashProperties())));
     for (Type type : op->getResultTypes())
-      h = llvm::hash_combine(h, type.getAsOpaquePointer());
+      h = mix(h, type.getAsOpaquePointer());
     for (Value v : op->getOperands())
-      h = llvm::hash_combine(h, v.getAsOpaquePointer());
+      h = mix(h, v.getAsOpaquePointer());
     return h;
   };
   llvm::DenseMap<uint64_t, SmallVector<Operation *, 1>> known;
