@@ -194,6 +194,34 @@ inline bool hoistConstantsAsGreedy(Operation *root) {
   return true;
 }
 
+/// A hash of what makes two ops one value for the sharing (name,
+/// attributes, properties, result types, operands in order): a
+/// multiply-xorshift mix of the pointers (llvm::hash_combine runs its general
+/// byte hashing for each one); equal hashes are compared exactly.
+inline uint64_t hashForSharing(Operation *op) {
+  auto mix = [](uint64_t h, const void *p) {
+    h = (h ^ reinterpret_cast<uintptr_t>(p)) * 0x9E3779B97F4A7C15ull;
+    return h ^ (h >> 29);
+  };
+  uint64_t h = mix(0, op->getName().getAsOpaquePointer());
+  h = mix(h, op->getRawDictionaryAttrs().getAsOpaquePointer());
+  if (op->getPropertiesStorageSize())
+    h = mix(h, reinterpret_cast<const void *>(static_cast<size_t>(op->hashProperties())));
+  for (Type type : op->getResultTypes())
+    h = mix(h, type.getAsOpaquePointer());
+  for (Value v : op->getOperands())
+    h = mix(h, v.getAsOpaquePointer());
+  return h;
+}
+
+/// Whether `a` and `b` are one value for the sharing (operands compared in
+/// order: without a commutative callback, pairwise).
+inline bool equivalentForSharing(Operation *a, Operation *b) {
+  return OperationEquivalence::isEquivalentTo(a, b, OperationEquivalence::exactValueMatch,
+                                              /*markEquivalent=*/nullptr,
+                                              OperationEquivalence::IgnoreLocations);
+}
+
 /// The seed's graph_rewrite, in program order: each op is simplified (folded,
 /// then the patterns, to a fixed point) after the ops before it, so after its
 /// operands; what a rewrite makes is simplified at once, in the order it was
@@ -248,6 +276,11 @@ public:
   }
   void notifyOperationErased(Operation *op) override {
     ++stats.erased;
+    if (!settled.empty() && shareable(op)) {
+      auto it = settled.find({op->getBlock(), hashForSharing(op)});
+      if (it != settled.end())
+        llvm::erase(it->second, op);
+    }
     for (Operation *&cursor : cursors)
       if (cursor == op)
         cursor = op->getNextNode();
@@ -312,8 +345,11 @@ private:
       current = op;
       bool again = step(op);
       eraseDead();
-      if (!again)
+      if (!again) {
+        if (current)
+          share(current);
         continue;
+      }
       // Simplify the new ops first, in the order they were made, then `op`
       // again if it is still there.
       if (current && pending.insert(current).second)
@@ -455,6 +491,36 @@ private:
     return c ? c->getResult(0) : Value();
   }
 
+  /// Whether `op` takes part in the sharing as the driver goes: a pure uop
+  /// op of one result and no regions (constants are shared apart).
+  bool shareable(Operation *op) {
+    return op->getNumResults() == 1 && !op->getNumRegions() &&
+           isa<UopDialect>(op->getDialect()) && !isa<ConstOp>(op) && traits.deadIfUnused(op);
+  }
+
+  /// The seed's hash consing, as the driver goes: `op` has reached its fixed
+  /// point; if an op before it in its block is the same (name, attributes,
+  /// types, operands in order), that one replaces it, else it is remembered.
+  /// The seed builds every node hash consed, so a parent sees two equal
+  /// subgraphs as one value when it is simplified (`(a + b) // 2` with
+  /// `b` equal to `a` divides `a * 2`); sharing only after the pass would be
+  /// too late for it. Ops after `op` are not simplified yet, so no op is
+  /// replaced by one that follows it.
+  void share(Operation *op) {
+    if (!shareable(op))
+      return;
+    SmallVector<Operation *, 1> &same = settled[{op->getBlock(), hashForSharing(op)}];
+    for (Operation *candidate : same) {
+      if (candidate == op)
+        return;
+      if (equivalentForSharing(candidate, op)) {
+        rewriter.replaceOp(op, candidate->getResults());
+        return;
+      }
+    }
+    same.push_back(op);
+  }
+
   /// Erases the ops that the last step left without uses, and what dies with
   /// them.
   void eraseDead() {
@@ -505,6 +571,8 @@ private:
   /// The ops on the stack of `simplify` (a few: the op and what its last
   /// rewrite made).
   llvm::SmallPtrSet<Operation *, 8> pending;
+  /// The ops at their fixed point, by block and hashForSharing (see share).
+  llvm::DenseMap<std::pair<Block *, uint64_t>, SmallVector<Operation *, 1>> settled;
   SmallVector<Operation *> inserted, maybeDead;
 };
 
@@ -522,23 +590,7 @@ private:
 /// cache miss. The ops to erase are appended to `toErase`.
 inline void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operation *> &toErase,
                        OpKindTraits &traits) {
-  // A multiply-xorshift mix of the pointers (llvm::hash_combine runs its
-  // general byte hashing for each one); equal hashes are compared exactly.
-  auto hashOf = [&](Operation *op) -> uint64_t {
-    auto mix = [](uint64_t h, const void *p) {
-      h = (h ^ reinterpret_cast<uintptr_t>(p)) * 0x9E3779B97F4A7C15ull;
-      return h ^ (h >> 29);
-    };
-    uint64_t h = mix(0, op->getName().getAsOpaquePointer());
-    h = mix(h, op->getRawDictionaryAttrs().getAsOpaquePointer());
-    if (op->getPropertiesStorageSize())
-      h = mix(h, reinterpret_cast<const void *>(static_cast<size_t>(op->hashProperties())));
-    for (Type type : op->getResultTypes())
-      h = mix(h, type.getAsOpaquePointer());
-    for (Value v : op->getOperands())
-      h = mix(h, v.getAsOpaquePointer());
-    return h;
-  };
+
   llvm::DenseMap<uint64_t, SmallVector<Operation *, 1>> known;
   for (Operation &op : block) {
     if (op.getNumRegions() || traits.isTerminator(&op))
@@ -547,7 +599,7 @@ inline void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operati
       toErase.push_back(&op);
       continue;
     }
-    SmallVector<Operation *, 1> &same = known[hashOf(&op)];
+    SmallVector<Operation *, 1> &same = known[hashForSharing(&op)];
     Operation *existing = nullptr;
     // Without a commutative callback, operands are compared pairwise.
     for (Operation *candidate : same)
