@@ -33,22 +33,15 @@ static int64_t floorDivPos(int64_t a, int64_t b) {
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-/// The width of an integer dtype, 0 for any other (one call where
-/// isInteger(1) || isInteger(32) makes four).
-static unsigned intWidth(Type dtype) {
-  auto integer = dyn_cast<IntegerType>(dtype);
-  return integer ? integer.getWidth() : 0;
-}
-
 IntBounds mlir::uop::inferUopBounds(Operation *op, ArrayRef<IntBounds> in) {
   Type dtype = getDType(op->getResult(0).getType());
-  unsigned width = intWidth(dtype);
+  unsigned width = getIntegerWidth(dtype);
   bool isBool = width == 1;
   IntBounds full = isBool ? IntBounds{0, 1} : IntBounds{INT32_MIN, INT32_MAX};
   if (width != 1 && width != 32)
     return full;
   auto isInt = [&](unsigned i) {
-    unsigned w = intWidth(getDType(op->getOperand(i).getType()));
+    unsigned w = getIntegerWidth(getDType(op->getOperand(i).getType()));
     return w == 1 || w == 32;
   };
   /// The seed gives up when an i32 result may wrap; bool results are truthy.
@@ -63,7 +56,7 @@ IntBounds mlir::uop::inferUopBounds(Operation *op, ArrayRef<IntBounds> in) {
   if (auto range = dyn_cast<RangeOp>(op))
     return result(0, std::max<int64_t>(0, in[0].max - 1));
   if (auto cast = dyn_cast<CastOp>(op)) {
-    if (intWidth(getDType(cast.getSrc().getType())) == 1)
+    if (getIntegerWidth(getDType(cast.getSrc().getType())) == 1)
       return {in[0].min, in[0].max};
     if (getDType(cast.getSrc().getType()) == dtype)
       return in[0];
@@ -292,8 +285,7 @@ IntBounds mlir::uop::getBounds(Value value, BoundsCache *cache) {
         // inferUopBounds gives i1 and i32 results in range already.
         IntBounds b = inferUopBounds(def, ArrayRef(in, n));
         Type type = value.getType();
-        auto integer = dyn_cast<IntegerType>(type);
-        if (!integer || (integer.getWidth() != 1 && integer.getWidth() != 32))
+        if (unsigned width = getIntegerWidth(type); width != 1 && width != 32)
           b = normalize(type, b);
         cache->ranges.try_emplace(value, b);
         return b;

@@ -25,18 +25,8 @@ namespace {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-/// Whether `t` is an integer type of `width` (one out-of-line call where
-/// Type::isInteger makes two).
-bool isIntegerOf(Type t, unsigned width) {
-  auto integer = dyn_cast<IntegerType>(t);
-  return integer && integer.getWidth() == width;
-}
-
 /// Whether `v` is i32 or a tensor of i32.
-bool isI32(Value v) {
-  Type t = v.getType();
-  return isIntegerOf(isa<IntegerType>(t) ? t : getDType(t), 32);
-}
+bool isI32(Value v) { return getIntegerWidth(getDType(v.getType())) == 32; }
 
 /// The value of an integer constant (scalar or splat). Constants are
 /// `uop.const` (the dialect's materializer makes them), looked at directly:
@@ -106,7 +96,7 @@ Value constLike(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Typ
 }
 
 /// Whether `v` is an i32 scalar (the type the shortcuts of `build` handle).
-bool isScalarI32(Value v) { return isIntegerOf(v.getType(), 32); }
+bool isScalarI32(Value v) { return getIntegerWidth(v.getType()) == 32; }
 
 /// A value a rule is building: an existing value, or an i32 scalar constant
 /// that is made only if something uses it (`k` is set for both a constant
@@ -680,7 +670,7 @@ struct ConstBounds : SymbolicPattern<OpTy> {
   LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
     Type type = op->getResult(0).getType();
     Type dtype = getDType(type);
-    if (!dtype.isInteger(1) && !dtype.isInteger(32))
+    if (unsigned width = getIntegerWidth(dtype); width != 1 && width != 32)
       return rewriter.notifyMatchFailure(op, "not an integer or bool value");
     IntBounds b = this->bounds(op->getResult(0));
     if (!b.isConstant())

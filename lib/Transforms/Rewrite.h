@@ -514,6 +514,8 @@ private:
       if (candidate == op)
         return;
       if (equivalentForSharing(candidate, op)) {
+        // A change like a rewrite: a pass that shares changes something.
+        ++changeCount;
         rewriter.replaceOp(op, candidate->getResults());
         return;
       }
@@ -601,12 +603,8 @@ inline void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operati
     }
     SmallVector<Operation *, 1> &same = known[hashForSharing(&op)];
     Operation *existing = nullptr;
-    // Without a commutative callback, operands are compared pairwise.
     for (Operation *candidate : same)
-      if (OperationEquivalence::isEquivalentTo(candidate, &op,
-                                               OperationEquivalence::exactValueMatch,
-                                               /*markEquivalent=*/nullptr,
-                                               OperationEquivalence::IgnoreLocations)) {
+      if (equivalentForSharing(candidate, &op)) {
         existing = candidate;
         break;
       }

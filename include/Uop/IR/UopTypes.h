@@ -29,6 +29,13 @@ inline mlir::Type getDType(mlir::Type type) {
   return llvm::isa<mlir::IntegerType>(type) ? type : getNonIntegerDType(type);
 }
 
+/// The width of an integer type, 0 for any other type (one out-of-line call
+/// where `isInteger(1) || isInteger(32)` makes four).
+inline unsigned getIntegerWidth(mlir::Type type) {
+  auto integer = llvm::dyn_cast<mlir::IntegerType>(type);
+  return integer ? integer.getWidth() : 0;
+}
+
 /// The value type of `shape` and `dtype`: the bare dtype for shape `()`, a
 /// ranked tensor otherwise (the seed's shape tuple as an MLIR type).
 mlir::Type getValueType(llvm::ArrayRef<int64_t> shape, mlir::Type dtype);
