@@ -681,8 +681,8 @@ LogicalResult Emitter::run() {
   oldEntry->dropAllReferences();
   oldEntry->erase();
   func.setType(FunctionType::get(ctx, argTypes, {}));
-  func->setAttr("uop.slots", b.getDenseI64ArrayAttr(slotList));
-  func->setAttr("uop.kernel", UnitAttr::get(ctx));
+  func->setAttr(kSlotsAttrName, b.getDenseI64ArrayAttr(slotList));
+  func->setAttr(kKernelAttrName, UnitAttr::get(ctx));
   return success();
 }
 
@@ -974,7 +974,7 @@ LogicalResult Emitter::emitAlu(Operation *op) {
   return success();
 }
 
-struct UopLinearizePass : uop::impl::UopLinearizePassBase<UopLinearizePass> {
+struct UopLinearizePass : mlir::uop::impl::UopLinearizePassBase<UopLinearizePass> {
   using Base::Base;
   void runOnOperation() override {
     if (failed(linearizeKernel(getOperation())))

@@ -516,7 +516,7 @@ static void mergeEnds(func::FuncOp func) {
   sortTopologically(&func.getBody().front());
 }
 
-struct UopRangeifyPass : uop::impl::UopRangeifyPassBase<UopRangeifyPass> {
+struct UopRangeifyPass : mlir::uop::impl::UopRangeifyPassBase<UopRangeifyPass> {
   using Base::Base;
   void runOnOperation() override {
     if (failed(rangeifyFunction(getOperation())))
@@ -529,7 +529,7 @@ struct UopRangeifyPass : uop::impl::UopRangeifyPassBase<UopRangeifyPass> {
 LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func) {
   // The host of a kernelized program is uop-lower-host's.
   if (func.isExternal() || !llvm::hasSingleElement(func.getBody()) ||
-      func->hasAttr("uop.host"))
+      isHost(func))
     return success();
   auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (!ret || ret.getNumOperands() != 1)
@@ -544,7 +544,7 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func) {
   int64_t outSlot = 0;
   func.walk([&](BufferOp buf) { outSlot = std::max(outSlot, buf.getSlotAttr().getInt() + 1); });
   OpBuilder b(ret);
-  auto opts = func->getAttrOfType<OptsAttr>("uop.opts");
+  auto opts = func->getAttrOfType<OptsAttr>(kOptsAttrName);
   if (!opts)
     opts = OptsAttr::get(func.getContext(), {}, -1, 1, {}, false, {});
   Rangeifier r(func, b, opts);
@@ -554,8 +554,8 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func) {
   ArrayRef<int64_t> shape = getShape(root.getType());
   ret->setOperands(ValueRange{*sink});
   func.setType(FunctionType::get(func.getContext(), {}, {sink->getType()}));
-  func->setAttr("uop.output_slot", b.getI64IntegerAttr(outSlot));
-  func->setAttr("uop.output_shape", b.getDenseI64ArrayAttr(shape));
+  func->setAttr(kOutputSlotAttrName, b.getI64IntegerAttr(outSlot));
+  func->setAttr(kOutputShapeAttrName, b.getDenseI64ArrayAttr(shape));
   mergeEnds(func);
   // The seed's final simplify: fold and apply the symbolic rules to the
   // kernel. The greedy driver also erases the shaped graph, now dead.

@@ -182,9 +182,9 @@ FlatSymbolRefAttr Kernelizer::outline(Value u, SmallVectorImpl<Value> &bound) {
   auto kernel = func::FuncOp::create(b, func.getLoc(), "kernel",
                                      b.getFunctionType({}, {body.getType()}));
   kernel.setPrivate();
-  kernel->setAttr("uop.kernel", UnitAttr::get(ctx));
-  if (Attribute opts = func->getAttr("uop.opts"))
-    kernel->setAttr("uop.opts", opts);
+  kernel->setAttr(kKernelAttrName, UnitAttr::get(ctx));
+  if (Attribute opts = func->getAttr(kOptsAttrName))
+    kernel->setAttr(kOptsAttrName, opts);
   b.setInsertionPointToEnd(kernel.addEntryBlock());
 
   // Buffers are renumbered 0..n-1 in toposort order (output last, once
@@ -288,8 +288,8 @@ LogicalResult Kernelizer::run() {
   for (Operation *op : llvm::reverse(ops))
     if (op->use_empty())
       op->erase();
-  func->setAttr("uop.host", UnitAttr::get(func.getContext()));
-  func->removeAttr("uop.opts");
+  func->setAttr(kHostAttrName, UnitAttr::get(func.getContext()));
+  func->removeAttr(kOptsAttrName);
   return success();
 }
 
@@ -306,7 +306,7 @@ struct UopKernelizePass : uop::impl::UopKernelizePassBase<UopKernelizePass> {
 /// Whether `func` is a shaped program (L1): one block returning values.
 static bool isShapedProgram(func::FuncOp func) {
   if (func.isExternal() || !llvm::hasSingleElement(func.getBody()) ||
-      func->hasAttr("uop.host") || func->hasAttr("uop.kernel"))
+      isHost(func) || isKernel(func))
     return false;
   auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (!ret || ret.getNumOperands() == 0)

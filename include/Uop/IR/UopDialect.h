@@ -8,4 +8,28 @@
 
 #include "Uop/IR/UopOpsDialect.h.inc"
 
+namespace mlir::uop {
+
+/// The discardable attributes uop's passes put on functions, named once.
+/// uop-kernelize marks kernels and the host; uop-linearize records a kernel's
+/// buffer slots; uop-rangeify its output; uop-lower-host the host's calling
+/// convention.
+inline constexpr llvm::StringLiteral kKernelAttrName = "uop.kernel";
+inline constexpr llvm::StringLiteral kHostAttrName = "uop.host";
+inline constexpr llvm::StringLiteral kOptsAttrName = "uop.opts";
+inline constexpr llvm::StringLiteral kSlotsAttrName = "uop.slots";
+inline constexpr llvm::StringLiteral kSlotArgAttrName = "uop.slot";
+inline constexpr llvm::StringLiteral kOutputSlotAttrName = "uop.output_slot";
+inline constexpr llvm::StringLiteral kOutputShapeAttrName = "uop.output_shape";
+inline constexpr llvm::StringLiteral kHostArgsAttrName = "uop.host_args";
+inline constexpr llvm::StringLiteral kHostSlotsAttrName = "uop.host_slots";
+inline constexpr llvm::StringLiteral kHostResultsAttrName = "uop.host_results";
+
+/// A kernel made by uop-kernelize (or a kernel graph uop-linearize lowered).
+inline bool isKernel(Operation *op) { return op->hasAttr(kKernelAttrName); }
+/// The host function of a kernelized program.
+inline bool isHost(Operation *op) { return op->hasAttr(kHostAttrName); }
+
+} // namespace mlir::uop
+
 #endif // UOP_IR_UOPDIALECT_H
