@@ -111,4 +111,39 @@ def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
+  let summary = "Choose each kernel's #uop.opts by the seed's hand rules (CPU or GPU)";
+  let description = [{
+    A strategy pass: it decides how each kernel made by `uop-kernelize` is
+    mapped onto the machine and writes the decision as the kernel's
+    `uop.opts`; `uop-rangeify` applies it. A kernel that already has
+    `uop.opts` (a function-level `#uop.opts` that uop-kernelize copied, for
+    hand experiments) keeps it.
+
+    `target=cpu` is the seed's `hand_opt_choice`: with a reduction, a 4x4
+    register tile (upcast) on the last two output axes (4, else 2, within a
+    budget of 16), else `unroll = 4` for short reductions (a multiple of 4,
+    under 64); the first output axis with at least 2 iterations left runs in
+    parallel (`thread`) when the kernel does 2^16 or more element-steps.
+
+    `target=gpu` is the seed's `gpu_opt_choice`: the output axes become the
+    grid (`gpu`; at most 3 non-trivial axes, else an error), threads on the
+    last axes by powers of two within a block of `max-threads` (16 per axis
+    when there are several), and a 2x upcast of axes of 32 or more (even)
+    when the kernel reduces.
+
+    ```mlir
+    func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel}
+    // target=cpu -> {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 4}, thread = 0>}
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "The machine the opts are for: cpu (hand_opt_choice) or gpu (gpu_opt_choice)">,
+    Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
+           "target=gpu: threads per block">];
+  let statistics = [
+    Statistic<"numChosen", "kernels-chosen", "Kernels given opts by this pass">];
+}
+
 #endif // UOP_TRANSFORMS_PASSES_TD
