@@ -18,6 +18,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPLOWERHOSTPASS
@@ -30,25 +33,70 @@ using namespace mlir::uop;
 /// The elements of the flat buffer that holds a value (at least 1).
 static int64_t flatSize(Type t) { return std::max<int64_t>(1, getNumElements(t)); }
 
-/// The plan of `host`, and the argument that holds each buffer and launch.
-static LogicalResult buildPlan(func::FuncOp host, HostPlan &plan,
-                               DenseMap<Value, unsigned> &argOf) {
-  if (!host->hasAttr("uop.host") || !llvm::hasSingleElement(host.getBody()))
+std::optional<::uop::rt::DType> mlir::uop::toRuntimeDType(Type t) {
+  using ::uop::rt::DType;
+  if (t.isInteger(1))
+    return DType::Bool;
+  if (t.isInteger(32))
+    return DType::I32;
+  if (t.isF16())
+    return DType::F16;
+  if (t.isF32())
+    return DType::F32;
+  return std::nullopt;
+}
+
+Type mlir::uop::fromRuntimeDType(::uop::rt::DType dtype, MLIRContext *ctx) {
+  using ::uop::rt::DType;
+  switch (dtype) {
+  case DType::Bool:
+    return IntegerType::get(ctx, 1);
+  case DType::I32:
+    return IntegerType::get(ctx, 32);
+  case DType::F16:
+    return Float16Type::get(ctx);
+  case DType::F32:
+    return Float32Type::get(ctx);
+  }
+  llvm_unreachable("unknown dtype");
+}
+
+namespace {
+/// The plan of a host, and the argument that holds each of its buffers and
+/// launches.
+struct PlanBuilder {
+  HostPlan plan;
+  DenseMap<Value, unsigned> argOf;
+
+  LogicalResult addArg(Operation *at, HostArg::Kind kind, int64_t slot, Type type) {
+    std::optional<::uop::rt::DType> dtype = toRuntimeDType(getDType(type));
+    if (!dtype)
+      return at->emitOpError("has a buffer of an unsupported dtype: ") << type;
+    plan.args.push_back({kind, slot, *dtype, flatSize(type)});
+    return success();
+  }
+  LogicalResult build(func::FuncOp host);
+};
+} // namespace
+
+LogicalResult PlanBuilder::build(func::FuncOp host) {
+  if (!isHost(host) || !llvm::hasSingleElement(host.getBody()))
     return host.emitOpError("is not the host function of a kernelized program");
   Block &block = host.getBody().front();
   auto ret = cast<func::ReturnOp>(block.getTerminator());
   // Inputs: every buffer slot, in slot order.
-  std::map<int64_t, Type> inputs;
+  std::map<int64_t, BufferOp> inputs;
   for (auto buf : block.getOps<BufferOp>()) {
-    auto [it, fresh] = inputs.try_emplace(buf.getSlotAttr().getInt(), buf.getType());
-    if (!fresh && it->second != buf.getType())
-      return buf.emitOpError("slot ") << it->first << " is read as both " << it->second
-                                      << " and " << buf.getType();
+    auto [it, fresh] = inputs.try_emplace(buf.getSlotAttr().getInt(), buf);
+    if (!fresh && it->second.getType() != buf.getType())
+      return buf.emitOpError("slot ") << it->first << " is read as both "
+                                      << it->second.getType() << " and " << buf.getType();
   }
   std::map<int64_t, unsigned> inputArg;
-  for (auto &[slot, type] : inputs) {
+  for (auto &[slot, buf] : inputs) {
     inputArg[slot] = plan.args.size();
-    plan.args.push_back({HostArg::Input, slot, getDType(type), flatSize(type)});
+    if (failed(addArg(buf, HostArg::Input, slot, buf.getType())))
+      return failure();
   }
   for (auto buf : block.getOps<BufferOp>())
     argOf[buf.getResult()] = inputArg.at(buf.getSlotAttr().getInt());
@@ -63,15 +111,22 @@ static LogicalResult buildPlan(func::FuncOp host, HostPlan &plan,
     v = base(v);
     if (v.getDefiningOp<LaunchOp>() && !argOf.count(v)) {
       argOf[v] = plan.args.size();
-      plan.args.push_back({HostArg::Output, -1, getDType(v.getType()), flatSize(v.getType())});
+      if (failed(addArg(v.getDefiningOp(), HostArg::Output, -1, v.getType())))
+        return failure();
     }
   }
+  llvm::StringMap<unsigned> kernelIndex;
   for (auto launch : block.getOps<LaunchOp>()) {
     ++plan.numLaunches;
+    auto [it, fresh] = kernelIndex.try_emplace(launch.getKernel(), plan.kernels.size());
+    if (fresh)
+      plan.kernels.push_back({launch.getKernel().str(), 0});
+    ++plan.kernels[it->second].launches;
     Value v = launch.getResult();
     if (!argOf.count(v)) {
       argOf[v] = plan.args.size();
-      plan.args.push_back({HostArg::Temp, -1, getDType(v.getType()), flatSize(v.getType())});
+      if (failed(addArg(launch, HostArg::Temp, -1, v.getType())))
+        return failure();
     }
   }
   // Reshapes are views of the same memory.
@@ -82,32 +137,31 @@ static LogicalResult buildPlan(func::FuncOp host, HostPlan &plan,
     auto it = argOf.find(v);
     if (it == argOf.end())
       return ret.emitOpError("returns a value that is neither a buffer nor a launch");
-    plan.results.push_back(it->second);
     ArrayRef<int64_t> shape = getShape(v.getType());
-    plan.resultShapes.emplace_back(shape.begin(), shape.end());
+    plan.values.push_back({it->second, std::vector<int64_t>(shape.begin(), shape.end())});
   }
   return success();
 }
 
 FailureOr<HostPlan> mlir::uop::getHostPlan(func::FuncOp host) {
-  HostPlan plan;
-  DenseMap<Value, unsigned> argOf;
-  if (failed(buildPlan(host, plan, argOf)))
+  PlanBuilder builder;
+  if (failed(builder.build(host)))
     return failure();
-  return plan;
+  return std::move(builder.plan);
 }
 
 LogicalResult mlir::uop::lowerHost(func::FuncOp host, bool tempsAsArgs) {
-  HostPlan plan;
-  DenseMap<Value, unsigned> argOf;
-  if (failed(buildPlan(host, plan, argOf)))
+  PlanBuilder builder;
+  if (failed(builder.build(host)))
     return failure();
+  const HostPlan &plan = builder.plan;
+  DenseMap<Value, unsigned> &argOf = builder.argOf;
   MLIRContext *ctx = host.getContext();
   // Plain memrefs, as uop-linearize gives the kernels' buffers. Temporaries
   // come last: arguments, or allocated here and freed after the last call.
   SmallVector<Type> types, argTypes;
   for (const HostArg &a : plan.args) {
-    types.push_back(MemRefType::get({a.numel}, a.dtype));
+    types.push_back(MemRefType::get({a.numel}, fromRuntimeDType(a.dtype, ctx)));
     if (tempsAsArgs || a.kind != HostArg::Temp)
       argTypes.push_back(types.back());
   }
@@ -130,7 +184,7 @@ LogicalResult mlir::uop::lowerHost(func::FuncOp host, bool tempsAsArgs) {
     if (!launch)
       return op.emitOpError("uop-lower-host: unexpected op in a host function");
     auto kernel = symbols.lookupNearestSymbolFrom<func::FuncOp>(host, launch.getKernelAttr());
-    auto slots = kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>("uop.slots") : nullptr;
+    auto slots = kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>(kSlotsAttrName) : nullptr;
     if (!slots)
       return launch.emitOpError("kernel '")
              << launch.getKernel() << "' is not linearized (run uop-rangeify and "
@@ -158,19 +212,21 @@ LogicalResult mlir::uop::lowerHost(func::FuncOp host, bool tempsAsArgs) {
     kinds.push_back(a.kind);
     slotList.push_back(a.slot);
   }
-  host->setAttr("uop.host_args", b.getDenseI64ArrayAttr(kinds));
-  host->setAttr("uop.host_slots", b.getDenseI64ArrayAttr(slotList));
-  host->setAttr("uop.host_results", b.getDenseI64ArrayAttr(SmallVector<int64_t>(
-                                        plan.results.begin(), plan.results.end())));
+  host->setAttr(kHostArgsAttrName, b.getDenseI64ArrayAttr(kinds));
+  host->setAttr(kHostSlotsAttrName, b.getDenseI64ArrayAttr(slotList));
+  SmallVector<int64_t> results;
+  for (const ::uop::rt::PlanValue &v : plan.values)
+    results.push_back(v.arg);
+  host->setAttr(kHostResultsAttrName, b.getDenseI64ArrayAttr(results));
   return success();
 }
 
 namespace {
-struct UopLowerHostPass : uop::impl::UopLowerHostPassBase<UopLowerHostPass> {
+struct UopLowerHostPass : mlir::uop::impl::UopLowerHostPassBase<UopLowerHostPass> {
   using Base::Base;
   void runOnOperation() override {
     for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
-      if (func->hasAttr("uop.host") && failed(lowerHost(func, tempsAsArgs)))
+      if (isHost(func) && failed(lowerHost(func, tempsAsArgs)))
         return signalPassFailure();
   }
 };

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 #include "Uop/IR/UopDialect.h"
+#include "Uop/Runtime/Plan.h"
 
 namespace mlir::uop {
 
@@ -27,26 +28,19 @@ LogicalResult linearizeKernel(func::FuncOp func);
 /// that stores the value into a new buffer slot (the seed's rangeify.lower).
 LogicalResult rangeifyFunction(func::FuncOp func);
 
-/// One argument of a lowered host function.
-struct HostArg {
-  enum Kind : int64_t { Input = 0, Output = 1, Temp = 2 };
-  Kind kind;
-  int64_t slot;  ///< the input's buffer slot; -1 for outputs and temporaries
-  Type dtype;
-  int64_t numel; ///< elements (at least 1)
-};
+/// One argument of a lowered host function, and the calling convention of a
+/// kernelized program's host function once lowered by uop-lower-host: its
+/// buffers in order (inputs, outputs, then temporaries, which are arguments
+/// only with temps-as-args), per returned value the buffer that holds it (an
+/// input for an aliased buffer) and its shape, and its kernels in launch
+/// order. They are the runtime's types (no MLIR), so that what the engine
+/// compiles and what a runtime loads is one description.
+using HostArg = ::uop::rt::PlanArg;
+using HostPlan = ::uop::rt::HostPlan;
 
-/// The calling convention of a kernelized program's host function once
-/// lowered by uop-lower-host: its buffers in order (inputs, outputs, then
-/// temporaries, which are arguments only with temps-as-args), and per
-/// returned value the buffer that holds it (an input for an aliased buffer)
-/// and its shape.
-struct HostPlan {
-  SmallVector<HostArg> args;
-  SmallVector<unsigned> results;
-  SmallVector<SmallVector<int64_t>> resultShapes;
-  unsigned numLaunches = 0;
-};
+/// The runtime's dtype of a uop element type (i1, i32, f16, f32), and back.
+std::optional<::uop::rt::DType> toRuntimeDType(Type type);
+Type fromRuntimeDType(::uop::rt::DType dtype, MLIRContext *ctx);
 
 /// The plan of a host function made by uop-kernelize (before or after the
 /// kernels are lowered, but before uop-lower-host).

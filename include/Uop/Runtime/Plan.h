@@ -1,0 +1,81 @@
+//===- Plan.h - a compiled program's host plan, as data ----------*- C++ -*-===//
+//
+// What a runtime needs to run a compiled uop program, with no MLIR: the
+// buffers the program's entry point takes (input slots, outputs,
+// temporaries), which of them hold the program's values and with what shape,
+// and the kernels it launches with their work. The execution engine fills it
+// in when it compiles a program; the plan cache and bundles keep it as text
+// (serialize/parse), so that a process with no compiler can run the program.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_RUNTIME_PLAN_H
+#define UOP_RUNTIME_PLAN_H
+
+#include "Uop/Runtime/Buffer.h"
+#include "Uop/Runtime/Result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace uop::rt {
+
+/// One buffer argument of a compiled program's entry point.
+struct PlanArg {
+  enum Kind : int { Input = 0, Output = 1, Temp = 2 };
+  Kind kind;
+  /// The buffer slot it binds: inputs of a shaped program and every argument
+  /// of an in-place program; -1 for outputs and temporaries.
+  int64_t slot;
+  DType dtype;
+  int64_t numel; ///< elements (at least 1)
+  /// In-place programs: whether the program loads from / stores to the slot.
+  bool read = true, written = false;
+};
+
+/// One value of a shaped program: the argument that holds it (an input when
+/// the value is a contiguous input buffer, aliased) and its shape.
+struct PlanValue {
+  unsigned arg;
+  std::vector<int64_t> shape;
+};
+
+/// One distinct kernel: how often a run launches it and what one launch does.
+struct PlanKernel {
+  std::string name;
+  unsigned launches = 1;
+  double flops = 0; ///< floating-point ops of one launch (+ - * / of floats, by trip count)
+  double bytes = 0; ///< bytes of the buffers one launch reads and writes
+  std::string opts; ///< the #uop.opts it was lowered with, as printed ("" for none)
+};
+
+/// The calling convention and contents of a compiled program.
+struct HostPlan {
+  /// Shaped: the entry takes inputs, outputs then temporaries (args order)
+  /// and computes values. InPlace: a kernel-level program; the entry takes
+  /// every slot's buffer in slot order and reads and writes them in place.
+  enum Form : int { Shaped = 0, InPlace = 1 } form = Shaped;
+  std::vector<PlanArg> args;
+  std::vector<PlanValue> values;
+  std::vector<PlanKernel> kernels;
+  unsigned numLaunches = 0;
+
+  /// The slots an input must be given for: a shaped program's input slots,
+  /// an in-place program's slots it reads.
+  std::vector<int64_t> inputSlots() const;
+  /// The argument binding `slot`, or -1.
+  int64_t argOfSlot(int64_t slot) const;
+  /// Work of one run: every kernel's flops/bytes times its launches.
+  double flops() const;
+  double bytes() const;
+
+  /// The plan as text, and back. parse() checks every line (a truncated or
+  /// foreign text is an error naming the line).
+  std::string serialize() const;
+  static Result<HostPlan> parse(const std::string &text);
+};
+
+} // namespace uop::rt
+
+#endif // UOP_RUNTIME_PLAN_H

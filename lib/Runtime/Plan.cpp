@@ -1,0 +1,133 @@
+//===- Plan.cpp - a compiled program's host plan, as data -------*- C++ -*-===//
+
+#include "Uop/Runtime/Plan.h"
+
+#include <sstream>
+
+using namespace uop::rt;
+
+/// Bumped whenever the text form changes.
+static constexpr const char *kPlanHeader = "uop-host-plan 2";
+
+std::vector<int64_t> HostPlan::inputSlots() const {
+  std::vector<int64_t> slots;
+  for (const PlanArg &a : args)
+    if (form == Shaped ? a.kind == PlanArg::Input : a.read)
+      slots.push_back(a.slot);
+  return slots;
+}
+
+int64_t HostPlan::argOfSlot(int64_t slot) const {
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].slot == slot && (form == InPlace || args[i].kind == PlanArg::Input))
+      return static_cast<int64_t>(i);
+  return -1;
+}
+
+double HostPlan::flops() const {
+  double f = 0;
+  for (const PlanKernel &k : kernels)
+    f += k.flops * k.launches;
+  return f;
+}
+
+double HostPlan::bytes() const {
+  double b = 0;
+  for (const PlanKernel &k : kernels)
+    b += k.bytes * k.launches;
+  return b;
+}
+
+std::string HostPlan::serialize() const {
+  std::ostringstream os;
+  os.precision(17);
+  os << kPlanHeader << "\n";
+  os << "form " << static_cast<int>(form) << "\n";
+  os << "launches " << numLaunches << "\n";
+  for (const PlanArg &a : args)
+    os << "arg " << static_cast<int>(a.kind) << " " << a.slot << " " << dtypeName(a.dtype) << " "
+       << a.numel << " " << a.read << " " << a.written << "\n";
+  for (const PlanValue &v : values) {
+    os << "value " << v.arg << " " << v.shape.size();
+    for (int64_t d : v.shape)
+      os << " " << d;
+    os << "\n";
+  }
+  // The opts come last: their printed form has spaces.
+  for (const PlanKernel &k : kernels)
+    os << "kernel " << k.name << " " << k.launches << " " << k.flops << " " << k.bytes << " "
+       << k.opts << "\n";
+  os << "end\n";
+  return os.str();
+}
+
+Result<HostPlan> HostPlan::parse(const std::string &text) {
+  HostPlan plan;
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line != kPlanHeader)
+    return Error{"not a uop host plan (or another version of it)"};
+  bool ended = false;
+  auto bad = [&]() { return Error{"bad host plan line: '" + line + "'"}; };
+  while (std::getline(in, line)) {
+    if (ended)
+      return bad();
+    std::istringstream ls(line);
+    std::string word;
+    ls >> word;
+    if (word == "form") {
+      int form = -1;
+      ls >> form;
+      if (!ls || (form != Shaped && form != InPlace))
+        return bad();
+      plan.form = static_cast<Form>(form);
+    } else if (word == "launches") {
+      ls >> plan.numLaunches;
+      if (!ls)
+        return bad();
+    } else if (word == "arg") {
+      int kind = -1;
+      std::string dtype;
+      PlanArg a{};
+      ls >> kind >> a.slot >> dtype >> a.numel >> a.read >> a.written;
+      auto dt = dtypeFromName(dtype);
+      if (!ls || !dt || kind < PlanArg::Input || kind > PlanArg::Temp || a.numel < 1)
+        return bad();
+      a.kind = static_cast<PlanArg::Kind>(kind);
+      a.dtype = *dt;
+      plan.args.push_back(a);
+    } else if (word == "value") {
+      PlanValue v{};
+      size_t rank = 0;
+      ls >> v.arg >> rank;
+      if (!ls || v.arg >= plan.args.size() || rank > 64)
+        return bad();
+      v.shape.resize(rank);
+      int64_t numel = 1;
+      for (int64_t &d : v.shape) {
+        ls >> d;
+        if (!ls || d < 0)
+          return bad();
+        numel *= d;
+      }
+      if (std::max<int64_t>(numel, 1) > plan.args[v.arg].numel)
+        return bad();
+      plan.values.push_back(std::move(v));
+    } else if (word == "kernel") {
+      PlanKernel k;
+      ls >> k.name >> k.launches >> k.flops >> k.bytes;
+      if (!ls)
+        return bad();
+      ls >> std::ws;
+      std::getline(ls, k.opts);
+      plan.kernels.push_back(std::move(k));
+    } else if (word == "end") {
+      ended = true;
+    } else if (!word.empty()) {
+      return bad();
+    }
+  }
+  if (!ended)
+    return Error{"the host plan is truncated (no 'end' line)"};
+  return plan;
+}
