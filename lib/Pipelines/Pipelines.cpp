@@ -13,15 +13,26 @@
 
 using namespace mlir;
 
-void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
-                                    const UopCpuPipelineOptions &options) {
-  // L1 -> kernels + host, L1 -> L2 (kernel graphs pass through), L2 -> L3,
-  // then the host's launches become calls.
+void mlir::uop::buildUopKernelizeStage(OpPassManager &pm,
+                                       const UopCpuPipelineOptions &options) {
   UopKernelizePassOptions kernelize;
   kernelize.fuseReduce = options.fuseReduce;
   pm.addPass(createUopKernelizePass(kernelize));
+  if (options.opt == OptMode::Hand) {
+    UopHandOptPassOptions hand;
+    hand.target = "cpu";
+    pm.addPass(createUopHandOptPass(hand));
+  }
+}
+
+void mlir::uop::buildUopLinearizeStage(OpPassManager &pm) {
+  // L1 -> L2 (kernel graphs pass through), L2 -> L3.
   pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass());
+}
+
+void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
+  // The host's launches become calls.
   UopLowerHostPassOptions host;
   host.tempsAsArgs = options.hostTempsAsArgs;
   pm.addPass(createUopLowerHostPass(host));
@@ -47,6 +58,13 @@ void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
+                                    const UopCpuPipelineOptions &options) {
+  buildUopKernelizeStage(pm, options);
+  buildUopLinearizeStage(pm);
+  buildUopLLVMStage(pm, options);
 }
 
 void mlir::uop::registerUopPipelines() {

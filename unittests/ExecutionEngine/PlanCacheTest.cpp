@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Frontend/PlanCache.h"
+#include "Uop/ExecutionEngine/PlanCache.h"
 
 #include "Uop/IR/UopDialect.h"
 #include "../Runtime/TestUtil.h"
@@ -105,7 +105,7 @@ TEST_F(PlanCacheTest, SoftmaxIsThreeKernelsAndRuns) {
   mlir::uop::PlanCache cache;
   auto plan = cache.get(*m);
   ASSERT_TRUE(succeeded(plan));
-  EXPECT_EQ((*plan)->numLaunches(), 3u); // max, sum, and the elementwise output
+  EXPECT_EQ((*plan)->plan().numLaunches, 3u); // max, sum, and the elementwise output
   std::vector<float> x(32);
   for (int i = 0; i < 32; ++i)
     x[i] = std::sin(0.7f * i) * 3;
@@ -132,7 +132,7 @@ TEST_F(PlanCacheTest, ElementwiseChainIsOneKernel) {
   mlir::uop::PlanCache cache;
   auto plan = cache.get(*m);
   ASSERT_TRUE(succeeded(plan));
-  EXPECT_EQ((*plan)->numLaunches(), 1u);
+  EXPECT_EQ((*plan)->plan().numLaunches, 1u);
   rt::HostBuffer in = f32({-3, -1, -0.5, 0, 0.25, 1, 2, 10});
   auto values = (*plan)->run({{0, &in}});
   ASSERT_TRUE(values.ok()) << values.error();
@@ -182,7 +182,7 @@ TEST_F(PlanCacheTest, AnotherProcessLoadsThePlanFromDisk) {
   ASSERT_TRUE(succeeded(plan));
   EXPECT_EQ(second.stats().compiled, 0u);
   EXPECT_EQ(second.stats().diskHits, 1u);
-  EXPECT_EQ((*plan)->numLaunches(), 3u);
+  EXPECT_EQ((*plan)->plan().numLaunches, 3u);
   rt::HostBuffer in = f32(std::vector<float>(32, 1.0f));
   auto values = (*plan)->run({{0, &in}});
   ASSERT_TRUE(values.ok()) << values.error();
@@ -229,7 +229,7 @@ func.func @main() -> (tensor<2x3xf32>, f32) {
   mlir::uop::PlanCache cache;
   auto plan = cache.get(*m);
   ASSERT_TRUE(succeeded(plan));
-  EXPECT_EQ((*plan)->numLaunches(), 1u);
+  EXPECT_EQ((*plan)->plan().numLaunches, 1u);
   rt::HostBuffer in = f32({1, 2, 3, 4, 5, 6});
   auto values = (*plan)->run({{0, &in}});
   ASSERT_TRUE(values.ok()) << values.error();

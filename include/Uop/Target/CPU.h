@@ -2,7 +2,9 @@
 //
 // From an LLVM-dialect module (what uop-cpu-pipeline produces) to a shared
 // library the runtime loads: translate to LLVM IR, optimize at -O3 for the
-// host CPU, emit an object, link it, and cache the result on disk.
+// host CPU, emit an object, link it, and cache the result on disk. This
+// library only translates, as mlir-translate --mlir-to-llvmir does: it runs
+// no uop pass (the execution engine and the tools compose the pipeline).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,10 @@ namespace llvm {
 class LLVMContext;
 class Module;
 } // namespace llvm
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
 
 namespace mlir::uop {
 
@@ -47,9 +53,9 @@ std::unique_ptr<llvm::Module> translateToOptimizedLLVMIR(ModuleOp module,
 FailureOr<std::string> compileToSharedLibrary(ModuleOp module,
                                               const CpuCodegenOptions &options);
 
-/// Registers `uop-translate --uop-to-llvmir`: the uop-cpu-pipeline, then LLVM
-/// IR optimized for the host (with the packed entry point).
-void registerToLLVMIRTranslation();
+/// The dialect translations an LLVM-dialect module from uop needs (builtin,
+/// llvm, omp), for a tool that translates one itself.
+void registerCpuTranslations(DialectRegistry &registry);
 
 } // namespace mlir::uop
 

@@ -2,20 +2,15 @@
 
 #include "Uop/Target/CPU.h"
 
-#include "Uop/IR/UopDialect.h"
-#include "Uop/Pipelines/Pipelines.h"
 #include "Uop/Runtime/Cache.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
-#include "mlir/Tools/mlir-translate/Translation.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -87,12 +82,15 @@ createTargetMachine(const mlir::uop::CpuCodegenOptions &options, std::string &er
   return tm;
 }
 
-/// The dialect translations an LLVM-dialect module from uop may need.
-static void registerTranslations(MLIRContext *ctx) {
-  DialectRegistry registry;
+void mlir::uop::registerCpuTranslations(DialectRegistry &registry) {
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerOpenMPDialectTranslation(registry);
+}
+
+static void registerTranslations(MLIRContext *ctx) {
+  DialectRegistry registry;
+  mlir::uop::registerCpuTranslations(registry);
   ctx->appendDialectRegistry(registry);
 }
 
@@ -215,31 +213,4 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
   if (!installed.ok())
     return module.emitError("cannot cache the kernel: ") << installed.error(), failure();
   return installed.value();
-}
-
-void mlir::uop::registerToLLVMIRTranslation() {
-  TranslateFromMLIRRegistration reg(
-      "uop-to-llvmir",
-      "uop kernel graph -> uop-cpu-pipeline -> LLVM IR optimized for the host CPU",
-      [](ModuleOp module, raw_ostream &os) -> LogicalResult {
-        PassManager pm(module.getContext());
-        buildUopCpuPipeline(pm, UopCpuPipelineOptions());
-        if (failed(pm.run(module)))
-          return failure();
-        if (module.lookupSymbol<LLVM::LLVMFuncOp>("main") &&
-            failed(addPackedEntry(module, "main")))
-          return failure();
-        llvm::LLVMContext ctx;
-        auto llvmModule = translateToOptimizedLLVMIR(module, ctx, CpuCodegenOptions());
-        if (!llvmModule)
-          return failure();
-        llvmModule->print(os, nullptr);
-        return success();
-      },
-      [](DialectRegistry &registry) {
-        registry.insert<mlir::uop::UopDialect, func::FuncDialect, LLVM::LLVMDialect>();
-        registerBuiltinDialectTranslation(registry);
-        registerLLVMDialectTranslation(registry);
-        registerOpenMPDialectTranslation(registry);
-      });
 }

@@ -1,0 +1,71 @@
+//===- ExecutionEngine.h - from a module to something that runs --*- C++ -*-===//
+//
+// The one path from a uop program to code that runs: uop-run, the plan
+// cache and the frontend all compile through `compile`. It composes the
+// pipeline stages (kernelize, opts, rangeify, linearize, lower to LLVM),
+// reads what the runtime needs off the IR between them (the host plan, each
+// kernel's opts and work), and hands the LLVM dialect to the CPU target,
+// which only translates.
+//
+//   mlir::uop::CompileOptions options;           // target, opts, fuse-reduce, codegen
+//   auto exe = mlir::uop::compile(module, options);
+//   auto values = (*exe)->run({{0, &a}, {1, &b}});
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef UOP_EXECUTIONENGINE_EXECUTIONENGINE_H
+#define UOP_EXECUTIONENGINE_EXECUTIONENGINE_H
+
+#include "Uop/Pipelines/Pipelines.h"
+#include "Uop/Runtime/Executable.h"
+#include "Uop/Target/CPU.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace mlir::uop {
+
+/// Where the program runs.
+enum class CompileTarget {
+  /// Native code for the host CPU; thread ranges run with OpenMP.
+  CPU,
+  /// The seed's emulation of the GPU path: kernels are mapped as for the GPU
+  /// (gpu_opt_choice where the program names no opts: GLOBAL and LOCAL
+  /// ranges), and run on the CPU with block and thread ids as loops.
+  Emulate,
+};
+
+/// "cpu" / "emulate", and back (nullopt for an unknown name).
+StringRef stringifyCompileTarget(CompileTarget target);
+std::optional<CompileTarget> parseCompileTarget(StringRef name);
+
+/// Everything that changes the compiled code (all of it is part of the plan
+/// cache's key).
+struct CompileOptions {
+  CompileTarget target = CompileTarget::CPU;
+  /// Who chooses CPU kernels' opts (the emulated GPU always uses
+  /// gpu_opt_choice for kernels without opts).
+  OptMode opt = OptMode::None;
+  /// uop-kernelize's fuse-reduce: reductions fused into their consumers.
+  bool fuseReduce = false;
+  /// Thread ranges run with OpenMP (else serially).
+  bool openmp = true;
+  CpuCodegenOptions codegen;
+
+  /// A one-line description, e.g. "target=cpu opt=none fuse-reduce=0 openmp=1 O3 cpu=znver5".
+  std::string str() const;
+};
+
+/// Compiles the program in `program` (a module whose `@main` is a shaped
+/// program, returning values, or a kernel graph, returning the `uop.sink` of
+/// its stores; `program` itself is not modified). Emits diagnostics at the
+/// program's locations and fails on a program that does not compile.
+FailureOr<std::unique_ptr<::uop::rt::Executable>> compile(ModuleOp program,
+                                                          const CompileOptions &options);
+
+} // namespace mlir::uop
+
+#endif // UOP_EXECUTIONENGINE_EXECUTIONENGINE_H

@@ -1,0 +1,250 @@
+//===- ExecutionEngine.cpp - from a module to something that runs -*- C++ -*-===//
+
+#include "Uop/ExecutionEngine/ExecutionEngine.h"
+
+#include "Uop/Conversion/Passes.h"
+#include "Uop/IR/UopOps.h"
+#include "Uop/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::uop;
+namespace rt = ::uop::rt;
+
+StringRef mlir::uop::stringifyCompileTarget(CompileTarget target) {
+  switch (target) {
+  case CompileTarget::CPU:
+    return "cpu";
+  case CompileTarget::Emulate:
+    return "emulate";
+  }
+  llvm_unreachable("unknown target");
+}
+
+std::optional<CompileTarget> mlir::uop::parseCompileTarget(StringRef name) {
+  if (name == "cpu")
+    return CompileTarget::CPU;
+  if (name == "emulate")
+    return CompileTarget::Emulate;
+  return std::nullopt;
+}
+
+std::string CompileOptions::str() const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << "target=" << stringifyCompileTarget(target)
+     << " opt=" << (opt == OptMode::Hand ? "hand" : "none") << " fuse-reduce=" << fuseReduce
+     << " openmp=" << openmp << " O" << codegen.optLevel
+     << " cpu=" << (codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : codegen.cpu);
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// What the runtime needs to know, read off the IR
+//===----------------------------------------------------------------------===//
+
+/// The slots of a kernel graph, in slot order, with how the graph uses them
+/// (its memory followed through after/index to its loads and stores).
+static FailureOr<std::vector<rt::PlanArg>> collectSlots(func::FuncOp func) {
+  std::map<int64_t, rt::PlanArg> slots;
+  WalkResult walk = func.walk([&](BufferOp buf) {
+    auto type = dyn_cast<MemRefType>(buf.getType());
+    if (!type)
+      return WalkResult::advance();
+    auto dtype = toRuntimeDType(type.getElementType());
+    if (!dtype) {
+      buf.emitOpError("has an element type the runtime cannot hold: ") << type.getElementType();
+      return WalkResult::interrupt();
+    }
+    int64_t id = buf.getSlotAttr().getInt();
+    rt::PlanArg &s =
+        slots
+            .try_emplace(id, rt::PlanArg{rt::PlanArg::Input, id, *dtype,
+                                         std::max<int64_t>(1, type.getNumElements()), false,
+                                         false})
+            .first->second;
+    SmallVector<Value> work{buf.getResult()};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        if (isa<LoadOp>(user))
+          s.read = true;
+        else if (auto st = dyn_cast<StoreOp>(user)) {
+          if (st.getPtr() == v)
+            s.written = true;
+        } else if (isa<AfterOp, IndexOp>(user) && user->getOperand(0) == v)
+          work.push_back(user->getResult(0));
+      }
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  std::vector<rt::PlanArg> args;
+  for (auto &[id, s] : slots) {
+    s.kind = s.read ? rt::PlanArg::Input : rt::PlanArg::Output;
+    args.push_back(s);
+  }
+  return args;
+}
+
+/// Floating-point operations of one run of a linearized kernel: float arith
+/// ops weighted by the trip counts of their enclosing loops (constant bounds).
+static double countFlops(func::FuncOp func) {
+  auto tripCount = [](Value lb, Value ub, Value step) -> double {
+    auto l = getConstantIntValue(lb), u = getConstantIntValue(ub), s = getConstantIntValue(step);
+    if (!l || !u || !s || *s <= 0)
+      return 1;
+    return std::max<int64_t>(0, (*u - *l + *s - 1) / *s);
+  };
+  double flops = 0;
+  func.walk([&](Operation *op) {
+    if (!isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::DivFOp>(op))
+      return;
+    double trips = 1;
+    for (Operation *p = op->getParentOp(); p && p != func; p = p->getParentOp()) {
+      if (auto f = dyn_cast<scf::ForOp>(p))
+        trips *= tripCount(f.getLowerBound(), f.getUpperBound(), f.getStep());
+      else if (auto par = dyn_cast<scf::ParallelOp>(p))
+        for (unsigned i = 0; i < par.getNumLoops(); ++i)
+          trips *= tripCount(par.getLowerBound()[i], par.getUpperBound()[i], par.getStep()[i]);
+    }
+    flops += trips;
+  });
+  return flops;
+}
+
+/// Bytes of the buffers a linearized kernel takes (what one launch reads and
+/// writes, each buffer counted once).
+static double countBytes(func::FuncOp func) {
+  double bytes = 0;
+  for (Type t : func.getArgumentTypes())
+    if (auto m = dyn_cast<MemRefType>(t); m && m.hasStaticShape())
+      bytes += double(m.getNumElements()) * std::max<unsigned>(1, m.getElementTypeBitWidth() / 8);
+  return bytes;
+}
+
+/// The opts of a kernel as printed ("" for none).
+static std::string printOpts(func::FuncOp kernel) {
+  std::string s;
+  if (Attribute opts = kernel->getAttr(kOptsAttrName)) {
+    llvm::raw_string_ostream os(s);
+    opts.print(os);
+  }
+  return s;
+}
+
+/// What `@main` is: a shaped program (values) or a kernel graph (a sink).
+static FailureOr<rt::HostPlan::Form> classifyMain(ModuleOp module) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main)
+    return emitError(module.getLoc(), "no func.func @main to run"), failure();
+  if (main.isDeclaration())
+    return emitError(main.getLoc(), "@main is only a declaration: there is no program to run"), failure();
+  if (main.getNumArguments() != 0)
+    return emitError(main.getLoc(), "@main takes arguments; a program reads its inputs from "
+                          "uop.buffer slots"),
+           failure();
+  auto ret = dyn_cast<func::ReturnOp>(main.getBody().front().getTerminator());
+  if (!ret || ret.getNumOperands() == 0)
+    return emitError(main.getLoc(), "@main must return values (a shaped program) or the uop.sink of a "
+                          "kernel graph"),
+           failure();
+  bool shaped = !isa<VoidType>(ret.getOperand(0).getType());
+  if (shaped && llvm::any_of(ret.getOperandTypes(), llvm::IsaPred<VoidType>))
+    return emitError(main.getLoc(), "@main returns both values and effects (!uop.void); a shaped "
+                          "program returns values only"),
+           failure();
+  if (!shaped && (ret.getNumOperands() != 1 || !ret.getOperand(0).getDefiningOp<SinkOp>()))
+    return emitError(main.getLoc(), "@main is not a kernel graph (its result must be a uop.sink of "
+                          "stores)"),
+           failure();
+  return shaped ? rt::HostPlan::Shaped : rt::HostPlan::InPlace;
+}
+
+//===----------------------------------------------------------------------===//
+// compile
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::unique_ptr<rt::Executable>> mlir::uop::compile(ModuleOp program,
+                                                              const CompileOptions &options) {
+  FailureOr<rt::HostPlan::Form> form = classifyMain(program);
+  if (failed(form))
+    return failure();
+  OwningOpRef<ModuleOp> module = program.clone();
+  MLIRContext *ctx = module->getContext();
+  UopCpuPipelineOptions pipeline;
+  pipeline.openmp = options.openmp;
+  pipeline.fuseReduce = options.fuseReduce;
+  pipeline.opt = options.opt;
+  pipeline.hostTempsAsArgs = true; // the executable allocates them once
+
+  // L1 -> kernels + host, and who maps each kernel onto the machine.
+  rt::HostPlan plan;
+  auto main = module->lookupSymbol<func::FuncOp>("main");
+  if (*form == rt::HostPlan::Shaped) {
+    PassManager pm(ctx);
+    buildUopKernelizeStage(pm, pipeline);
+    if (options.target == CompileTarget::Emulate) {
+      UopHandOptPassOptions gpu;
+      gpu.target = "gpu";
+      pm.addPass(createUopHandOptPass(gpu));
+    }
+    if (failed(pm.run(*module)))
+      return failure();
+    FailureOr<rt::HostPlan> p = getHostPlan(main);
+    if (failed(p))
+      return failure();
+    plan = std::move(*p);
+    for (rt::PlanKernel &k : plan.kernels)
+      if (auto f = module->lookupSymbol<func::FuncOp>(k.name))
+        k.opts = printOpts(f);
+  } else {
+    plan.form = rt::HostPlan::InPlace;
+    FailureOr<std::vector<rt::PlanArg>> slots = collectSlots(main);
+    if (failed(slots))
+      return failure();
+    plan.args = std::move(*slots);
+    plan.kernels.push_back({"main", 1});
+    plan.numLaunches = 1;
+  }
+
+  // Kernels -> L3; count each kernel's work there (constant loop bounds).
+  {
+    PassManager pm(ctx);
+    buildUopLinearizeStage(pm);
+    pm.addPass(createCanonicalizerPass());
+    if (failed(pm.run(*module)))
+      return failure();
+  }
+  for (rt::PlanKernel &k : plan.kernels) {
+    if (auto f = module->lookupSymbol<func::FuncOp>(k.name)) {
+      k.flops = countFlops(f);
+      k.bytes = countBytes(f);
+    }
+  }
+
+  // L3 -> LLVM dialect -> a shared library (the CPU target only translates).
+  PassManager pm(ctx);
+  buildUopLLVMStage(pm, pipeline);
+  if (failed(pm.run(*module)) || failed(addPackedEntry(*module, "main")))
+    return failure();
+  FailureOr<std::string> so = compileToSharedLibrary(*module, options.codegen);
+  if (failed(so))
+    return failure();
+  auto exe = rt::Executable::load(std::move(plan), *so);
+  if (!exe.ok())
+    return emitError(program.getLoc(), "cannot load the compiled program: ") << exe.error(),
+           failure();
+  return exe.take();
+}

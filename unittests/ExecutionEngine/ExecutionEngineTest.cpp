@@ -1,0 +1,203 @@
+//===- ExecutionEngineTest.cpp - compile() and the executable ----*- C++ -*-===//
+//
+// The one path from a module to code that runs: the plan it reads off the IR
+// (kernels, launches, work, opts), the targets (cpu vs the seed's GPU
+// emulation), in-place kernel graphs, the plan's text form, and the errors
+// of programs that cannot run. The plan cache is the same path: what it
+// returns equals what compile() returns.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/ExecutionEngine/ExecutionEngine.h"
+#include "Uop/ExecutionEngine/PlanCache.h"
+
+#include "Uop/IR/UopDialect.h"
+#include "../Runtime/TestUtil.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace mlir;
+namespace rt = ::uop::rt;
+
+namespace {
+
+class ExecutionEngineTest : public ::testing::Test {
+protected:
+  ExecutionEngineTest() : env("UOP_CACHE", dir.path().c_str()) {
+    context.loadDialect<mlir::uop::UopDialect, func::FuncDialect>();
+  }
+  OwningOpRef<ModuleOp> parse(const std::string &text) {
+    auto m = parseSourceString<ModuleOp>(text, &context);
+    EXPECT_TRUE(m) << text;
+    return m;
+  }
+  static rt::HostBuffer iota(int64_t n, float scale = 1) {
+    rt::HostBuffer b(rt::DType::F32, {n});
+    for (int64_t i = 0; i < n; ++i)
+      b.as<float>()[i] = std::sin(0.37f * i) * scale;
+    return b;
+  }
+
+  rt::test::TempDir dir;
+  rt::test::ScopedEnv env;
+  MLIRContext context;
+};
+
+/// C = A @ B for 16 x 16 matrices, from movement ops (the seed's Tensor graph).
+const char *kGemm = R"mlir(
+func.func @main() -> tensor<16x16xf32> {
+  %a = uop.buffer 0 : tensor<256xf32>
+  %b = uop.buffer 1 : tensor<256xf32>
+  %a2 = uop.reshape %a, [16, 1, 16] : tensor<256xf32>
+  %ae = uop.expand %a2, [16, 16, 16] : tensor<16x1x16xf32>
+  %b2 = uop.reshape %b, [16, 16] : tensor<256xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<16x16xf32>
+  %b3 = uop.reshape %bt, [1, 16, 16] : tensor<16x16xf32>
+  %be = uop.expand %b3, [16, 16, 16] : tensor<1x16x16xf32>
+  %m = uop.mul %ae, %be : tensor<16x16x16xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<16x16x16xf32>
+  return %c : tensor<16x16xf32>
+}
+)mlir";
+
+TEST_F(ExecutionEngineTest, PlanCacheAndCompileShareOnePath) {
+  auto m = parse(kGemm);
+  ASSERT_TRUE(m);
+  auto direct = mlir::uop::compile(*m, {});
+  ASSERT_TRUE(succeeded(direct));
+  mlir::uop::PlanCache cache;
+  auto cached = cache.get(*m);
+  ASSERT_TRUE(succeeded(cached));
+  const rt::HostPlan &p1 = (*direct)->plan(), &p2 = (*cached)->plan();
+  EXPECT_EQ(p1.serialize(), p2.serialize()); // the same kernels, launches, work and opts
+  ASSERT_EQ(p1.kernels.size(), 1u);
+  EXPECT_EQ(p1.kernels[0].name, "r_16_16");
+  // 16 x 16 outputs, 16 multiply-adds each.
+  EXPECT_EQ(p1.kernels[0].flops, 16.0 * 16 * 16 * 2);
+  EXPECT_EQ(p1.kernels[0].bytes, 3.0 * 256 * 4);
+  rt::HostBuffer a = iota(256), b = iota(256, 2);
+  auto v1 = (*direct)->run({{0, &a}, {1, &b}});
+  auto v2 = (*cached)->run({{0, &a}, {1, &b}});
+  ASSERT_TRUE(v1.ok() && v2.ok());
+  for (int i = 0; i < 256; ++i) {
+    float ref = 0;
+    for (int k = 0; k < 16; ++k)
+      ref += a.as<float>()[(i / 16) * 16 + k] * b.as<float>()[k * 16 + i % 16];
+    EXPECT_NEAR((*v1)[0].as<float>()[i], ref, 1e-4);
+    EXPECT_EQ((*v1)[0].as<float>()[i], (*v2)[0].as<float>()[i]);
+  }
+}
+
+TEST_F(ExecutionEngineTest, EmulateMapsKernelsAsForTheGPU) {
+  auto m = parse(kGemm);
+  ASSERT_TRUE(m);
+  mlir::uop::CompileOptions cpu, emulate;
+  emulate.target = mlir::uop::CompileTarget::Emulate;
+  auto onCpu = mlir::uop::compile(*m, cpu);
+  auto emulated = mlir::uop::compile(*m, emulate);
+  ASSERT_TRUE(succeeded(onCpu) && succeeded(emulated));
+  // The CPU runs the program as written; the emulation maps it with the
+  // seed's gpu_opt_choice: 16x16 outputs, 16 threads each way... within a
+  // 256-thread block, no upcast (16 < 32).
+  EXPECT_EQ((*onCpu)->plan().kernels[0].opts, "");
+  EXPECT_EQ((*emulated)->plan().kernels[0].opts, "#uop.opts<gpu, local = {0: 16, 1: 16}>");
+  rt::HostBuffer a = iota(256), b = iota(256, 2);
+  auto v1 = (*onCpu)->run({{0, &a}, {1, &b}});
+  auto v2 = (*emulated)->run({{0, &a}, {1, &b}});
+  ASSERT_TRUE(v1.ok() && v2.ok());
+  for (int i = 0; i < 256; ++i)
+    EXPECT_NEAR((*v1)[0].as<float>()[i], (*v2)[0].as<float>()[i], 1e-5);
+}
+
+TEST_F(ExecutionEngineTest, HandOptsArePartOfThePlan) {
+  auto m = parse(kGemm);
+  mlir::uop::CompileOptions hand;
+  hand.opt = mlir::uop::OptMode::Hand;
+  auto exe = mlir::uop::compile(*m, hand);
+  ASSERT_TRUE(succeeded(exe));
+  // hand_opt_choice: a 4x4 register tile; 16*16*16 = 4096 < 2^16: no threads.
+  EXPECT_EQ((*exe)->plan().kernels[0].opts, "#uop.opts<upcast = {0: 4, 1: 4}>");
+  // A different option is a different plan.
+  mlir::uop::PlanCache none, withHand(hand);
+  EXPECT_NE(none.key(*m), withHand.key(*m));
+}
+
+TEST_F(ExecutionEngineTest, KernelGraphsRunInPlace) {
+  // out[i] = in[i] * 2 over 8 elements (slot 1 written, slot 0 read).
+  auto m = parse(R"mlir(
+func.func @main() -> !uop.void {
+  %out = uop.buffer 1 : memref<8xf32, #uop.addrspace<global>>
+  %c8 = uop.const 8 : i32
+  %i = uop.range %c8 idx 0 <loop>
+  %po = uop.index %out[%i] : memref<8xf32, #uop.addrspace<global>>
+  %in = uop.buffer 0 : memref<8xf32, #uop.addrspace<global>>
+  %pi = uop.index %in[%i] : memref<8xf32, #uop.addrspace<global>>
+  %x = uop.load %pi : !uop.ptr<f32, global>
+  %c2 = uop.const 2.0 : f32
+  %y = uop.mul %x, %c2 : f32
+  %st = uop.store %po, %y : !uop.ptr<f32, global>
+  %e = uop.end %st, %i : !uop.void
+  %s = uop.sink(%e : !uop.void)
+  return %s : !uop.void
+}
+)mlir");
+  ASSERT_TRUE(m);
+  auto exe = mlir::uop::compile(*m, {});
+  ASSERT_TRUE(succeeded(exe));
+  const rt::HostPlan &plan = (*exe)->plan();
+  EXPECT_EQ(plan.form, rt::HostPlan::InPlace);
+  ASSERT_EQ(plan.args.size(), 2u);
+  EXPECT_TRUE(plan.args[0].read && !plan.args[0].written);
+  EXPECT_TRUE(!plan.args[1].read && plan.args[1].written);
+  EXPECT_EQ(plan.inputSlots(), std::vector<int64_t>{0});
+  EXPECT_EQ(plan.flops(), 8.0);
+  rt::HostBuffer in = iota(8), out(rt::DType::F32, {8});
+  auto ran = (*exe)->runInPlace({{0, &in}, {1, &out}});
+  ASSERT_TRUE(ran.ok()) << ran.error();
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(out.as<float>()[i], in.as<float>()[i] * 2);
+  // Shaped and in-place runs are not interchangeable.
+  EXPECT_FALSE((*exe)->run({{0, &in}}).ok());
+  auto missing = (*exe)->runInPlace({{0, &in}});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().find("missing buffer for slot 1"), std::string::npos);
+}
+
+TEST_F(ExecutionEngineTest, ProgramsThatCannotRunAreDiagnosed) {
+  std::vector<std::string> messages;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    messages.push_back(d.str());
+    return success();
+  });
+  auto noMain = parse("func.func @f() -> f32 {\n %c = uop.const 1.0 : f32\n return %c : f32\n}\n");
+  EXPECT_TRUE(failed(mlir::uop::compile(*noMain, {})));
+  auto decl = parse("func.func private @main() -> f32\n");
+  EXPECT_TRUE(failed(mlir::uop::compile(*decl, {})));
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0], "no func.func @main to run");
+  EXPECT_EQ(messages[1], "@main is only a declaration: there is no program to run");
+}
+
+TEST_F(ExecutionEngineTest, PlanTextRoundTripsAndRejectsDamage) {
+  auto m = parse(kGemm);
+  auto exe = mlir::uop::compile(*m, {});
+  ASSERT_TRUE(succeeded(exe));
+  std::string text = (*exe)->plan().serialize();
+  auto back = rt::HostPlan::parse(text);
+  ASSERT_TRUE(back.ok()) << back.error();
+  EXPECT_EQ(back->serialize(), text);
+  auto truncated = rt::HostPlan::parse(text.substr(0, text.size() / 2));
+  ASSERT_FALSE(truncated.ok());
+  auto foreign = rt::HostPlan::parse("P5\n3 2\n255\n");
+  ASSERT_FALSE(foreign.ok());
+  EXPECT_NE(foreign.error().find("not a uop host plan"), std::string::npos);
+}
+
+} // namespace
