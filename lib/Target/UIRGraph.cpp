@@ -23,24 +23,9 @@ static const char *const kOpNames[] = {
 
 StringRef mlir::uop::uir::opName(OpKind op) { return kOpNames[(unsigned)op]; }
 
-std::optional<OpKind> mlir::uop::uir::opFromName(StringRef name) {
-  std::string lower = name.lower();
-  for (unsigned i = 0; i < std::size(kOpNames); ++i)
-    if (lower == kOpNames[i])
-      return (OpKind)i;
-  return std::nullopt;
-}
-
 static const char *const kDTypeNames[] = {"void", "bool", "i32", "f32", "f16"};
 
 StringRef mlir::uop::uir::dtypeName(DType d) { return kDTypeNames[(unsigned)d]; }
-
-std::optional<DType> mlir::uop::uir::dtypeFromName(StringRef name) {
-  for (unsigned i = 0; i < std::size(kDTypeNames); ++i)
-    if (name == kDTypeNames[i])
-      return (DType)i;
-  return std::nullopt;
-}
 
 static const char *const kAxisNames[] = {"loop",   "reduce", "upcast",
                                          "thread", "global", "local"};

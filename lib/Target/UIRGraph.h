@@ -1,10 +1,10 @@
 //===- UIRGraph.h - the seed's hash-consed UOp graph ------------*- C++ -*-===//
 //
-// A small mirror of the seed's `UOp` (uopc/uop.py) shared by the `.uir`
-// importer and exporter: nodes are hash-consed on (op, sources, argument), so
-// structurally equal nodes are one node, and the printer is the seed's
-// `to_uir` over the seed's iterative toposort. Nothing here recurses on graph
-// depth.
+// A small mirror of the seed's `UOp` (uopc/uop.py) for the `.uir` exporter:
+// nodes are hash-consed on (op, sources, argument), so structurally equal
+// nodes are one node, and the printer is the seed's `to_uir` over the seed's
+// iterative toposort. (The importer builds uop ops directly and does not use
+// it.) Nothing here recurses on graph depth.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,14 +33,10 @@ enum class OpKind : uint8_t {
 
 /// The lower-case name the seed prints (`Ops.X.name.lower()`).
 llvm::StringRef opName(OpKind op);
-/// The op of a lower-case or upper-case name (the seed's `Ops[name.upper()]`).
-std::optional<OpKind> opFromName(llvm::StringRef name);
 
 /// The seed's dtypes.
 enum class DType : uint8_t { Void, Bool, I32, F32, F16 };
 llvm::StringRef dtypeName(DType d);
-std::optional<DType> dtypeFromName(llvm::StringRef name);
-inline bool isFloat(DType d) { return d == DType::F32 || d == DType::F16; }
 
 /// The seed's AddrSpace (Alu is a plain value).
 enum class Space : uint8_t { Alu, Global, Local, Shared };
@@ -82,12 +78,8 @@ struct Node {
   bool reduceMax = false;           ///< REDUCE op: add or max
   std::string name;                 ///< CALL name
   ConstVal cval;                    ///< CONST value
-  // ---- inferred (importer only) ----
+  // ---- the node's dtype (for typing inline literals) ----
   DType dtype = DType::Void;
-  std::vector<int64_t> shape;
-  Space addrspace = Space::Alu;
-  // ---- where it was first built (importer only) ----
-  unsigned line = 0, col = 0;
 };
 
 /// The hash-consed graph: node ids are in creation order, so sources always
