@@ -489,6 +489,8 @@ static std::string formatElem(const HostBuffer &b, int64_t i) {
   return "?";
 }
 
+static constexpr size_t kMaxFormatRank = 64;
+
 namespace {
 struct Formatter {
   const HostBuffer &buf;
@@ -525,6 +527,10 @@ struct Formatter {
 std::string HostBuffer::format(size_t maxElems) const {
   if (!storage)
     return "[]";
+  // The rendering recurses once per dimension; numpy allows 64 of them.
+  if (dims.size() > kMaxFormatRank)
+    return "[<" + describe() + ": more than " +
+           std::to_string(kMaxFormatRank) + " dimensions>]";
   // Summarize when the elements, or the (possibly empty) sub-lists of an
   // empty array such as shape (10^12, 0), are too many to print.
   bool summarize = static_cast<uint64_t>(count) > maxElems;

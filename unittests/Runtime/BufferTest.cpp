@@ -204,6 +204,15 @@ TEST(HostBufferTest, AllocationLimitFromEnvironment) {
   }
 }
 
+TEST(HostBufferTest, FormatOfAVeryHighRank) {
+  HostBuffer b(DType::F32, std::vector<int64_t>(300000, 1));
+  std::string s = b.format();
+  EXPECT_EQ(s.rfind("[<f32 of shape (1, 1, ", 0), 0u);
+  EXPECT_EQ(s.substr(s.size() - 27), ": more than 64 dimensions>]");
+  EXPECT_EQ(HostBuffer(DType::I32, std::vector<int64_t>(64, 1)).format(),
+            std::string(64, '[') + "0" + std::string(64, ']'));
+}
+
 TEST(HostBufferTest, ParseByteSize) {
   EXPECT_EQ(parseByteSize("0"), 0u);
   EXPECT_EQ(parseByteSize("123"), 123u);

@@ -117,6 +117,8 @@ public:
   /// Floats print in their shortest round-trip form (f16 via float), bools as
   /// True/False. With more than `maxElems` elements, each long dimension is
   /// summarized numpy-style as its first and last 3 entries around "...".
+  /// A buffer of more than 64 dimensions (numpy's limit) renders as a short
+  /// placeholder rather than recursing that deep.
   std::string format(size_t maxElems = 1000) const;
 
   /// "DTYPE of shape SHAPE", e.g. "f32 of shape (2, 3)", for error messages.
