@@ -228,8 +228,7 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] < 0)
       return Error("invalid shape " + shapeString(shape) + " for " + kind +
-                   ": dimension " +
-                   std::to_string(i) + " is negative");
+                   ": dimension " + std::to_string(i) + " is negative");
     if (shape[i] == 0) {
       empty = true;
       continue;
@@ -253,12 +252,12 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
   size_t bytes = static_cast<size_t>(*n) * dtypeSize(dtype);
   Result<uint64_t> limit = maxAllocBytes();
   if (!limit)
-    return Error("cannot allocate " + std::to_string(bytes) + " bytes " +
-                 what + ": " + limit.error());
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what +
+                 ": " + limit.error());
   if (bytes > *limit) {
     const char *env = std::getenv("UOP_MAX_ALLOC_BYTES");
-    return Error("cannot allocate " + std::to_string(bytes) + " bytes " +
-                 what + ": more than the limit of " + std::to_string(*limit) +
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what +
+                 ": more than the limit of " + std::to_string(*limit) +
                  " bytes (" +
                  (env && *env ? "$UOP_MAX_ALLOC_BYTES"
                               : "the physical memory; set "
@@ -267,8 +266,8 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
   }
   void *p = allocStorage(bytes, /*zero=*/true);
   if (!p)
-    return Error("cannot allocate " + std::to_string(bytes) + " bytes " +
-                 what + ": out of memory");
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what +
+                 ": out of memory");
   HostBuffer b;
   b.dt = dtype;
   b.dims = std::move(shape);
@@ -529,8 +528,8 @@ std::string HostBuffer::format(size_t maxElems) const {
     return "[]";
   // The rendering recurses once per dimension; numpy allows 64 of them.
   if (dims.size() > kMaxFormatRank)
-    return "[<" + describe() + ": more than " +
-           std::to_string(kMaxFormatRank) + " dimensions>]";
+    return "[<" + describe() + ": more than " + std::to_string(kMaxFormatRank) +
+           " dimensions>]";
   // Summarize when the elements, or the (possibly empty) sub-lists of an
   // empty array such as shape (10^12, 0), are too many to print.
   bool summarize = static_cast<uint64_t>(count) > maxElems;

@@ -117,8 +117,8 @@ Result<std::string> uop::rt::cacheDirChecked() {
                  fix);
   if (!makeDirs(tmp)) {
     std::string why = std::strerror(errno);
-    return Error(where + " is not writable: cannot create " + tmp + ": " +
-                 why + fix);
+    return Error(where + " is not writable: cannot create " + tmp + ": " + why +
+                 fix);
   }
   // Creating a file is the only reliable test (read-only mounts, ACLs,
   // quotas; access(2) says yes to root on a read-only directory).
@@ -133,7 +133,8 @@ Result<std::string> uop::rt::cacheDirChecked() {
       close(fd);
     unlink(probe.c_str());
   }
-  if (std::optional<uint64_t> free = freeBytes(dir); free && *free < kMinFreeBytes)
+  if (std::optional<uint64_t> free = freeBytes(dir);
+      free && *free < kMinFreeBytes)
     return Error(where + " has no space left (" + std::to_string(*free) +
                  " bytes free)" + fix);
   return dir;
@@ -163,15 +164,25 @@ private:
 };
 } // namespace
 
+/// The subdirectory of the checksum files. Not beside the entries, so that
+/// the cache directory lists (and globs) exactly its entries.
+static const char kChecksumDir[] = "checksums";
+
 std::string uop::rt::cacheChecksumPath(const std::string &entryPath) {
-  return entryPath + ".sha256";
+  size_t slash = entryPath.find_last_of('/');
+  std::string dir =
+      slash == std::string::npos ? "" : entryPath.substr(0, slash + 1);
+  std::string base =
+      slash == std::string::npos ? entryPath : entryPath.substr(slash + 1);
+  return dir + kChecksumDir + "/" + base + ".sha256";
 }
 
 static const char kChecksumMagic[] = "uop-cache-checksum 1 ";
 
 /// Streams the file at `path` through SHA-256; false (errno set) when it
 /// cannot be read.
-static bool hashFile(const std::string &path, uint64_t &size, std::string &hex) {
+static bool hashFile(const std::string &path, uint64_t &size,
+                     std::string &hex) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return false;
@@ -238,8 +249,8 @@ static std::optional<std::string> entryProblem(const std::string &path) {
   char hexWant[65] = {0};
   char tail = 0;
   if (sum->compare(0, magicLen, kChecksumMagic) != 0 ||
-      std::sscanf(sum->c_str() + magicLen, "%llu %64[0-9a-f]%c", &want,
-                  hexWant, &tail) != 3 ||
+      std::sscanf(sum->c_str() + magicLen, "%llu %64[0-9a-f]%c", &want, hexWant,
+                  &tail) != 3 ||
       std::strlen(hexWant) != 64 || tail != '\n')
     return std::string("has a malformed checksum file");
   uint64_t size = static_cast<uint64_t>(st.st_size);
@@ -462,8 +473,8 @@ Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath,
                     std::strerror(errno));
   std::string dest = dir + "/" + key + normalizeExt(ext);
   auto systemError = [&](const std::string &what) {
-    return failWith("cannot install " + dest + " in the cache: " + what +
-                    ": " + std::strerror(errno));
+    return failWith("cannot install " + dest + " in the cache: " + what + ": " +
+                    std::strerror(errno));
   };
 
   // The data must be on the cache's filesystem for rename(2) to be atomic.
@@ -493,9 +504,12 @@ Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath,
   std::string hex;
   if (!hashFile(local, size, hex))
     return systemError("cannot read " + local);
+  std::string sumDir = dir + "/" + kChecksumDir;
+  if (!makeDirs(sumDir))
+    return systemError("cannot create " + sumDir);
   std::string sumTmp = cacheTempPath(ext + ".sha256");
-  std::string sumText = std::string(kChecksumMagic) + std::to_string(size) +
-                        " " + hex + "\n";
+  std::string sumText =
+      std::string(kChecksumMagic) + std::to_string(size) + " " + hex + "\n";
   if (std::string err = writeNewFile(sumTmp, sumText); !err.empty())
     return failWith("cannot install " + dest + " in the cache: cannot write " +
                     sumTmp + ": " + err);

@@ -156,8 +156,7 @@ std::string elfProblem(const std::string &file) {
     if (end < eh.e_shoff || end > size)
       return truncated(end);
   }
-  if (eh.e_phentsize != sizeof(Phdr) || eh.e_phnum == 0 ||
-      eh.e_phnum == 0xffff)
+  if (eh.e_phentsize != sizeof(Phdr) || eh.e_phnum == 0 || eh.e_phnum == 0xffff)
     return "a malformed ELF file (bad program headers)";
   uint64_t phEnd = static_cast<uint64_t>(eh.e_phoff) +
                    static_cast<uint64_t>(eh.e_phnum) * sizeof(Phdr);

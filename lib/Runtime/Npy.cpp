@@ -223,8 +223,8 @@ private:
       }
       eat('L'); // Python 2 longs, in files written long ago
       if (shape.size() == kMaxRank) {
-        err = "'shape' has more than " + std::to_string(kMaxRank) +
-              " dimensions";
+        err =
+            "'shape' has more than " + std::to_string(kMaxRank) + " dimensions";
         return false;
       }
       shape.push_back(v);

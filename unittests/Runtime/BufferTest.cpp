@@ -155,8 +155,7 @@ TEST(HostBufferTest, CreateErrorsSayWhatAndHowMuch) {
   // allocator), never as std::bad_alloc or an abort.
   r = HostBuffer::create(DType::Bool, {(1ll << 62) + (1ll << 61)});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().rfind("cannot allocate 6917529027641081856 bytes", 0),
-            0u)
+  EXPECT_EQ(r.error().rfind("cannot allocate 6917529027641081856 bytes", 0), 0u)
       << r.error();
 }
 

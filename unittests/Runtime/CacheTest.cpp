@@ -282,8 +282,10 @@ TEST(CacheTest, ConcurrentInstallsFromManyProcesses) {
   }
   EXPECT_TRUE(listDir(tmp.file("tmp")).empty()) << "temporary files remain";
   std::set<std::string> entries = listDir(tmp.path());
-  // An entry and its checksum per round, + tmp/.
-  EXPECT_EQ(entries.size(), 2 * static_cast<size_t>(kRounds) + 1);
+  // One entry per round, + tmp/ and checksums/ (one checksum per entry).
+  EXPECT_EQ(entries.size(), static_cast<size_t>(kRounds) + 2);
+  EXPECT_EQ(listDir(tmp.file("checksums")).size(),
+            static_cast<size_t>(kRounds));
 }
 
 /// Installs `content` as `key`.so; the entry's path ("" on failure).
@@ -303,17 +305,20 @@ TEST(CacheHealTest, InstallWritesAChecksum) {
   std::string key = hashKey("checksummed");
   std::string path = installEntry(key, "abc");
   ASSERT_FALSE(path.empty());
-  EXPECT_EQ(cacheChecksumPath(path), path + ".sha256");
-  EXPECT_EQ(test::readFile(path + ".sha256"),
-            "uop-cache-checksum 1 3 "
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n");
+  EXPECT_EQ(cacheChecksumPath(path),
+            tmp.file("checksums/" + key + ".so.sha256"));
+  EXPECT_EQ(cacheChecksumPath("a.so"), "checksums/a.so.sha256");
+  EXPECT_EQ(
+      test::readFile(cacheChecksumPath(path)),
+      "uop-cache-checksum 1 3 "
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n");
   EXPECT_TRUE(cacheVerify(path).ok());
   std::string warning = "stale";
   EXPECT_EQ(cacheLookup(key, ".so", &warning), path);
   EXPECT_EQ(warning, "");
   EXPECT_TRUE(cacheRemove(key, ".so"));
   EXPECT_FALSE(exists(path));
-  EXPECT_FALSE(exists(path + ".sha256"));
+  EXPECT_FALSE(exists(cacheChecksumPath(path)));
   EXPECT_TRUE(listDir(tmp.file("tmp")).empty());
 }
 
@@ -338,7 +343,7 @@ void expectHealed(const std::function<void(const std::string &)> &damage,
   EXPECT_EQ(warning, "the cache entry " + path + " " + why + "; rebuilding it");
   EXPECT_EQ(warning.find('\n'), std::string::npos);
   EXPECT_FALSE(exists(path));
-  EXPECT_FALSE(exists(path + ".sha256"));
+  EXPECT_FALSE(exists(cacheChecksumPath(path)));
   // Reported once: the next lookup is a plain miss.
   EXPECT_EQ(cacheLookup(key, ".so", &warning), "");
   EXPECT_EQ(warning, "");
@@ -350,10 +355,12 @@ void expectHealed(const std::function<void(const std::string &)> &damage,
 }
 
 TEST(CacheHealTest, TruncatedEntry) {
-  expectHealed([](const std::string &p) { ASSERT_EQ(truncate(p.c_str(), 1200), 0); },
-               "is truncated (1200 bytes, expected 5000)");
-  expectHealed([](const std::string &p) { ASSERT_EQ(truncate(p.c_str(), 0), 0); },
-               "is truncated (0 bytes, expected 5000)");
+  expectHealed(
+      [](const std::string &p) { ASSERT_EQ(truncate(p.c_str(), 1200), 0); },
+      "is truncated (1200 bytes, expected 5000)");
+  expectHealed(
+      [](const std::string &p) { ASSERT_EQ(truncate(p.c_str(), 0), 0); },
+      "is truncated (0 bytes, expected 5000)");
 }
 
 TEST(CacheHealTest, FlippedByte) {
@@ -376,8 +383,11 @@ TEST(CacheHealTest, GrownEntry) {
 
 TEST(CacheHealTest, ForeignOrOldEntryWithoutChecksum) {
   // An entry of an older uop (no checksum file), or a file put there by hand.
-  expectHealed([](const std::string &p) { ASSERT_EQ(unlink((p + ".sha256").c_str()), 0); },
-               "has no checksum (written by an older uop, or not by uop)");
+  expectHealed(
+      [](const std::string &p) {
+        ASSERT_EQ(unlink(cacheChecksumPath(p).c_str()), 0);
+      },
+      "has no checksum (written by an older uop, or not by uop)");
   // A foreign file replacing the entry, its checksum left over.
   expectHealed(
       [](const std::string &p) {
@@ -395,7 +405,7 @@ TEST(CacheHealTest, MalformedChecksumFile) {
         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"})
     expectHealed(
         [&](const std::string &p) {
-          ASSERT_TRUE(test::writeFile(p + ".sha256", sum));
+          ASSERT_TRUE(test::writeFile(cacheChecksumPath(p), sum));
         },
         "has a malformed checksum file");
 }
@@ -511,7 +521,8 @@ TEST(CacheDirTest, ReadOnlyDirectory) {
   ASSERT_FALSE(dir.ok());
   EXPECT_EQ(dir.error().rfind("the cache directory " + ro +
                                   " ($UOP_CACHE) is not writable: cannot "
-                                  "create " + ro + "/tmp: ",
+                                  "create " +
+                                  ro + "/tmp: ",
                               0),
             0u)
       << dir.error();

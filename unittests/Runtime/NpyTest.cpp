@@ -335,7 +335,7 @@ TEST(NpyTest, MalformedInputsAreErrors) {
 // could carry a newline or control bytes into the one-line message.
 TEST(NpyTest, ErrorsAreOneLineOfPrintableText) {
   static const char dict[] = "{'descr': '<f4', 'fortran_order\x9e\xe5\0\n\t\x10"
-                            "': False, 'shape': (2,), }";
+                             "': False, 'shape': (2,), }";
   std::string err = readError(
       makeNpy(std::string(dict, sizeof(dict) - 1), std::string(8, '\0')));
   // Non-printable bytes become '?', the newline is dropped.
@@ -346,7 +346,8 @@ TEST(NpyTest, ErrorsAreOneLineOfPrintableText) {
       << err;
   for (char c : err)
     EXPECT_TRUE(c >= 0x20 && c < 0x7f) << static_cast<int>(c);
-  err = readError(makeNpy("{'descr': '<f4', 'a\nb' 'fortran_order': False}", ""));
+  err =
+      readError(makeNpy("{'descr': '<f4', 'a\nb' 'fortran_order': False}", ""));
   EXPECT_EQ(err.find('\n'), std::string::npos) << err;
 }
 
@@ -366,14 +367,15 @@ TEST(NpyTest, RankLimit) {
   EXPECT_EQ(r->rank(), 64);
   std::string err =
       readError(makeNpy(dictFor("<f4", ones(65)), std::string(4, '\0')));
-  EXPECT_EQ(err.rfind("x.npy: bad header: 'shape' has more than 64 dimensions",
-                      0),
-            0u)
+  EXPECT_EQ(
+      err.rfind("x.npy: bad header: 'shape' has more than 64 dimensions", 0),
+      0u)
       << err;
-  err = readError(makeNpy(dictFor("<f4", ones(300000)), std::string(4, '\0'), 2));
-  EXPECT_EQ(err.rfind("x.npy: bad header: 'shape' has more than 64 dimensions",
-                      0),
-            0u);
+  err =
+      readError(makeNpy(dictFor("<f4", ones(300000)), std::string(4, '\0'), 2));
+  EXPECT_EQ(
+      err.rfind("x.npy: bad header: 'shape' has more than 64 dimensions", 0),
+      0u);
   EXPECT_LT(err.size(), 400u);
 }
 

@@ -8,13 +8,14 @@
 // atomic rename(2), so readers never see a partial file and any number of
 // processes may compile and install the same key at once.
 //
-// Every entry has a checksum file beside it, "<key><ext>.sha256", holding the
-// entry's size and SHA-256 ("uop-cache-checksum 1 SIZE HEX\n"). cacheInstall
-// writes both and publishes them together (under an flock(2) of the cache
-// directory, so concurrent installers cannot pair one's data with another's
-// checksum); cacheLookup verifies the size and checksum before returning a
-// path. An entry that fails (truncated by a full disk or a crash, a flipped
-// byte, a foreign file, an entry of an older uop without a checksum) is
+// Every entry has a checksum file, "checksums/<key><ext>.sha256" in the cache
+// directory, holding the entry's size and SHA-256 ("uop-cache-checksum 1 SIZE
+// HEX\n"); the subdirectory keeps the cache's own listing to the entries.
+// cacheInstall writes both and publishes them together (under an flock(2) of
+// the cache directory, so concurrent installers cannot pair one's data with
+// another's checksum); cacheLookup verifies the size and checksum before
+// returning a path. An entry that fails (truncated by a full disk or a crash, a
+// flipped byte, a foreign file, an entry of an older uop without a checksum) is
 // removed and reported, and the lookup is a miss, so the caller rebuilds it.
 //
 //===----------------------------------------------------------------------===//
@@ -86,7 +87,8 @@ std::string cacheLookup(const std::string &key, const std::string &ext);
 std::string cacheLookup(const std::string &key, const std::string &ext,
                         std::string *warning);
 
-/// The checksum file of the cache entry at `entryPath`: entryPath + ".sha256".
+/// The checksum file of the cache entry at `entryPath` ("DIR/NAME"):
+/// "DIR/checksums/NAME.sha256".
 std::string cacheChecksumPath(const std::string &entryPath);
 
 /// Checks the file at `entryPath` against its checksum file: true when the
@@ -96,13 +98,13 @@ std::string cacheChecksumPath(const std::string &entryPath);
 Result<bool> cacheVerify(const std::string &entryPath);
 
 /// Atomically installs the file at `tmpPath` as `key` + `ext`, with its
-/// checksum file, and returns the final path. `tmpPath` should be on the cache's filesystem (as
-/// cacheTempPath() files are); otherwise it is copied there first. Safe when
-/// several processes install the same key at once: each rename(2) replaces
-/// the entry whole, so the result is one complete file with its own checksum.
-/// The temporary file is gone afterwards, on success and on failure. Errors
-/// are one line naming the cache directory and the system's reason (e.g. "No
-/// space left on device").
+/// checksum file, and returns the final path. `tmpPath` should be on the
+/// cache's filesystem (as cacheTempPath() files are); otherwise it is copied
+/// there first. Safe when several processes install the same key at once: each
+/// rename(2) replaces the entry whole, so the result is one complete file with
+/// its own checksum. The temporary file is gone afterwards, on success and on
+/// failure. Errors are one line naming the cache directory and the system's
+/// reason (e.g. "No space left on device").
 Result<std::string> cacheInstall(const std::string &tmpPath,
                                  const std::string &key,
                                  const std::string &ext);
