@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <unistd.h>
 
 using namespace uop::rt;
 
@@ -144,21 +145,129 @@ std::string uop::rt::shapeString(const std::vector<int64_t> &shape) {
   return s + ")";
 }
 
-Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
-  std::optional<int64_t> n = checkedNumel(shape, dtypeSize(dtype));
-  if (!n)
-    return Error("invalid buffer shape " + shapeString(shape) + " for " +
-                 dtypeName(dtype) +
-                 " (a dimension is negative or the size overflows)");
-  size_t bytes = static_cast<size_t>(*n) * dtypeSize(dtype);
-  // Always allocate at least one cache line so data() is never null.
+/// `v` in decimal (std::to_string has no 128-bit overload).
+static std::string u128String(unsigned __int128 v) {
+  std::string s;
+  do {
+    s += static_cast<char>('0' + static_cast<int>(v % 10));
+    v /= 10;
+  } while (v);
+  return std::string(s.rbegin(), s.rend());
+}
+
+std::optional<uint64_t> uop::rt::parseByteSize(std::string_view text) {
+  size_t i = 0;
+  uint64_t v = 0;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    if (__builtin_mul_overflow(v, 10, &v) ||
+        __builtin_add_overflow(v, static_cast<uint64_t>(text[i] - '0'), &v))
+      return std::nullopt;
+    ++i;
+  }
+  if (i == 0)
+    return std::nullopt;
+  std::string_view unit = text.substr(i);
+  int shift = 0;
+  if (!unit.empty()) {
+    const char units[] = "KMGTPE";
+    char c = unit[0] >= 'a' && unit[0] <= 'z' ? unit[0] - 'a' + 'A' : unit[0];
+    const char *u = c ? std::strchr(units, c) : nullptr;
+    if (!u)
+      return std::nullopt;
+    shift = 10 * static_cast<int>(u - units + 1);
+    unit.remove_prefix(1);
+    if (unit == "iB" || unit == "B" || unit == "ib" || unit == "b")
+      unit = {};
+    if (!unit.empty())
+      return std::nullopt;
+  }
+  if (shift && v > (std::numeric_limits<uint64_t>::max() >> shift))
+    return std::nullopt;
+  return v << shift;
+}
+
+/// The physical memory in bytes, or 0 when unknown.
+static uint64_t physicalMemory() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0)
+    return 0;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(page);
+}
+
+Result<uint64_t> uop::rt::maxAllocBytes() {
+  if (const char *env = std::getenv("UOP_MAX_ALLOC_BYTES"); env && *env) {
+    std::optional<uint64_t> v = parseByteSize(env);
+    if (!v)
+      return Error(std::string("invalid UOP_MAX_ALLOC_BYTES '") + env +
+                   "' (expected a byte count such as 1000000, 512M or 64G)");
+    return *v;
+  }
+  if (uint64_t mem = physicalMemory())
+    return mem;
+  return uint64_t(1) << 46; // 64 TiB: more than any machine uop runs on
+}
+
+/// 64-byte aligned storage for `bytes` bytes (at least one cache line, so
+/// data() is never null), zero-filled when `zero`; null when out of memory.
+static void *allocStorage(size_t bytes, bool zero) {
   size_t alloc = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
   void *p = std::aligned_alloc(64, alloc);
+  if (p && zero)
+    std::memset(p, 0, alloc);
+  return p;
+}
+
+Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
+  // "a bool buffer", "an f32 buffer".
+  std::string kind = std::string(dtype == DType::Bool ? "a " : "an ") +
+                     dtypeName(dtype) + " buffer";
+  std::string what = "for " + kind + " of shape " + shapeString(shape);
+  // The size in 128 bits (saturating), for the message when 64 overflow.
+  unsigned __int128 bytes128 = dtypeSize(dtype);
+  bool saturated = false, empty = false;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] < 0)
+      return Error("invalid shape " + shapeString(shape) + " for " + kind +
+                   ": dimension " + std::to_string(i) + " is negative");
+    if (shape[i] == 0) {
+      empty = true;
+      continue;
+    }
+    if (!saturated && bytes128 > (~static_cast<unsigned __int128>(0)) /
+                                     static_cast<uint64_t>(shape[i]))
+      saturated = true;
+    else if (!saturated)
+      bytes128 *= static_cast<uint64_t>(shape[i]);
+  }
+  std::optional<int64_t> n = checkedNumel(shape, dtypeSize(dtype));
+  if (!n) {
+    if (empty)
+      return Error("invalid shape " + shapeString(shape) + " for " + kind +
+                   ": the product of its non-zero dimensions overflows 64 "
+                   "bits");
+    return Error("cannot allocate " +
+                 (saturated ? "more than 2^128" : u128String(bytes128)) +
+                 " bytes " + what + ": the size overflows 64 bits");
+  }
+  size_t bytes = static_cast<size_t>(*n) * dtypeSize(dtype);
+  Result<uint64_t> limit = maxAllocBytes();
+  if (!limit)
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what +
+                 ": " + limit.error());
+  if (bytes > *limit) {
+    const char *env = std::getenv("UOP_MAX_ALLOC_BYTES");
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what +
+                 ": more than the limit of " + std::to_string(*limit) +
+                 " bytes (" +
+                 (env && *env ? "$UOP_MAX_ALLOC_BYTES"
+                              : "the physical memory; set "
+                                "UOP_MAX_ALLOC_BYTES to change it") +
+                 ")");
+  }
+  void *p = allocStorage(bytes, /*zero=*/true);
   if (!p)
-    return Error("out of memory allocating " + std::to_string(bytes) +
-                 " bytes for a " + dtypeName(dtype) + " buffer of shape " +
-                 shapeString(shape));
-  std::memset(p, 0, alloc);
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what +
+                 ": out of memory");
   HostBuffer b;
   b.dt = dtype;
   b.dims = std::move(shape);
@@ -170,7 +279,8 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
 HostBuffer::HostBuffer(DType dtype, std::vector<int64_t> shape) {
   Result<HostBuffer> r = create(dtype, std::move(shape));
   if (!r.ok()) {
-    // No exceptions: an invalid shape here is a programming error.
+    // No exceptions: a shape that create() rejects is a precondition
+    // violation here; fail loudly and cleanly rather than with UB.
     std::fprintf(stderr, "uop::rt::HostBuffer: %s\n", r.error().c_str());
     std::abort();
   }
@@ -181,9 +291,17 @@ HostBuffer::HostBuffer(const HostBuffer &other)
     : dt(other.dt), dims(other.dims), count(other.count) {
   if (!other.storage)
     return;
-  HostBuffer copy(other.dt, other.dims);
-  std::memcpy(copy.data(), other.data(), other.bytes());
-  storage = std::move(copy.storage);
+  // The shape was valid when `other` was made; no limit applies to a copy.
+  void *p = allocStorage(other.bytes(), /*zero=*/false);
+  if (!p) {
+    std::fprintf(stderr,
+                 "uop::rt::HostBuffer: cannot allocate %zu bytes to copy "
+                 "a %s: out of memory\n",
+                 other.bytes(), other.describe().c_str());
+    std::abort();
+  }
+  std::memcpy(p, other.data(), other.bytes());
+  storage.reset(p);
 }
 
 HostBuffer &HostBuffer::operator=(const HostBuffer &other) {
@@ -370,6 +488,8 @@ static std::string formatElem(const HostBuffer &b, int64_t i) {
   return "?";
 }
 
+static constexpr size_t kMaxFormatRank = 64;
+
 namespace {
 struct Formatter {
   const HostBuffer &buf;
@@ -406,6 +526,10 @@ struct Formatter {
 std::string HostBuffer::format(size_t maxElems) const {
   if (!storage)
     return "[]";
+  // The rendering recurses once per dimension; numpy allows 64 of them.
+  if (dims.size() > kMaxFormatRank)
+    return "[<" + describe() + ": more than " + std::to_string(kMaxFormatRank) +
+           " dimensions>]";
   // Summarize when the elements, or the (possibly empty) sub-lists of an
   // empty array such as shape (10^12, 0), are too many to print.
   bool summarize = static_cast<uint64_t>(count) > maxElems;

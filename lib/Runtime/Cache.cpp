@@ -15,9 +15,13 @@
 #include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
+#include <optional>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <unistd.h>
+#include <vector>
 #if __has_include(<sys/random.h>)
 #include <sys/random.h>
 #define UOP_HAVE_GETRANDOM 1
@@ -57,32 +61,281 @@ static bool isSafeName(const std::string &s) {
   return true;
 }
 
-static std::string entryPath(const std::string &key, const std::string &ext) {
-  return cacheDir() + "/" + key + normalizeExt(ext);
+/// The cache directory before creating it, and where it came from.
+static std::string cacheDirPath(const char **origin = nullptr) {
+  std::string dir;
+  const char *from;
+  if (const char *env = std::getenv("UOP_CACHE"); env && *env) {
+    dir = env;
+    from = "$UOP_CACHE";
+  } else if (const char *home = std::getenv("HOME"); home && *home) {
+    dir = std::string(home) + "/.cache/uop";
+    from = "$HOME/.cache/uop";
+  } else {
+    dir = "/tmp/uop-cache-" + std::to_string(getuid());
+    from = "no $UOP_CACHE or $HOME";
+  }
+  while (dir.size() > 1 && dir.back() == '/')
+    dir.pop_back();
+  if (origin)
+    *origin = from;
+  return dir;
 }
 
 std::string uop::rt::cacheDir() {
-  std::string dir;
-  if (const char *env = std::getenv("UOP_CACHE"); env && *env)
-    dir = env;
-  else if (const char *home = std::getenv("HOME"); home && *home)
-    dir = std::string(home) + "/.cache/uop";
-  else
-    dir = "/tmp/uop-cache-" + std::to_string(getuid());
-  while (dir.size() > 1 && dir.back() == '/')
-    dir.pop_back();
+  std::string dir = cacheDirPath();
   makeDirs(dir);
   return dir;
 }
 
-std::string uop::rt::cacheLookup(const std::string &key,
-                                 const std::string &ext) {
+/// Bytes free for unprivileged writers, or nullopt when unknown.
+static std::optional<uint64_t> freeBytes(const std::string &dir) {
+  struct statvfs vfs;
+  if (statvfs(dir.c_str(), &vfs) != 0)
+    return std::nullopt;
+  return static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+}
+
+/// A compiled kernel needs some room; below this the cache counts as full.
+static constexpr uint64_t kMinFreeBytes = 1u << 20;
+
+Result<std::string> uop::rt::cacheDirChecked() {
+  const char *origin;
+  std::string dir = cacheDirPath(&origin);
+  std::string where = "the cache directory " + dir + " (" + origin + ")";
+  const char *fix = "; set UOP_CACHE to a writable directory";
+  struct stat st;
+  if (stat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+    return Error(where + " is not a directory" + fix);
+  if (!makeDirs(dir)) {
+    std::string why = std::strerror(errno);
+    return Error("cannot create " + where + ": " + why + fix);
+  }
+  std::string tmp = dir + "/tmp";
+  if (stat(tmp.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+    return Error(where + " is not usable: " + tmp + " is not a directory" +
+                 fix);
+  if (!makeDirs(tmp)) {
+    std::string why = std::strerror(errno);
+    return Error(where + " is not writable: cannot create " + tmp + ": " + why +
+                 fix);
+  }
+  // Creating a file is the only reliable test (read-only mounts, ACLs,
+  // quotas; access(2) says yes to root on a read-only directory).
+  for (const std::string &d : {dir, tmp}) {
+    std::string probe = d + "/.probe-" + std::to_string(getpid());
+    int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno != EEXIST) {
+      std::string why = std::strerror(errno);
+      return Error(where + " is not writable: " + why + fix);
+    }
+    if (fd >= 0)
+      close(fd);
+    unlink(probe.c_str());
+  }
+  if (std::optional<uint64_t> free = freeBytes(dir);
+      free && *free < kMinFreeBytes)
+    return Error(where + " has no space left (" + std::to_string(*free) +
+                 " bytes free)" + fix);
+  return dir;
+}
+
+namespace {
+/// flock(2) of the cache directory, for publishing or checking an entry and
+/// its checksum file as a pair. Best effort: where the filesystem has no
+/// locks the operations still work, only without the pairing guarantee.
+class DirLock {
+public:
+  DirLock(const std::string &dir, bool exclusive) {
+    fd = open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0)
+      while (flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 && errno == EINTR) {
+      }
+  }
+  ~DirLock() {
+    if (fd >= 0)
+      close(fd); // releases the lock
+  }
+  DirLock(const DirLock &) = delete;
+  DirLock &operator=(const DirLock &) = delete;
+
+private:
+  int fd = -1;
+};
+} // namespace
+
+/// The subdirectory of the checksum files. Not beside the entries, so that
+/// the cache directory lists (and globs) exactly its entries.
+static const char kChecksumDir[] = "checksums";
+
+std::string uop::rt::cacheChecksumPath(const std::string &entryPath) {
+  size_t slash = entryPath.find_last_of('/');
+  std::string dir =
+      slash == std::string::npos ? "" : entryPath.substr(0, slash + 1);
+  std::string base =
+      slash == std::string::npos ? entryPath : entryPath.substr(slash + 1);
+  return dir + kChecksumDir + "/" + base + ".sha256";
+}
+
+static const char kChecksumMagic[] = "uop-cache-checksum 1 ";
+
+/// Streams the file at `path` through SHA-256; false (errno set) when it
+/// cannot be read.
+static bool hashFile(const std::string &path, uint64_t &size,
+                     std::string &hex) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  Sha256 h;
+  size = 0;
+  static thread_local char buf[1 << 16];
+  while (true) {
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n == 0)
+      break;
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      int saved = errno;
+      close(fd);
+      errno = saved;
+      return false;
+    }
+    h.update(std::string_view(buf, static_cast<size_t>(n)));
+    size += static_cast<uint64_t>(n);
+  }
+  close(fd);
+  hex = h.finalHex();
+  return true;
+}
+
+/// Reads up to `max` bytes of `path`; nullopt when it cannot be opened.
+static std::optional<std::string> readSmallFile(const std::string &path,
+                                                size_t max) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  std::string out;
+  char buf[256];
+  while (out.size() <= max) {
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  close(fd);
+  return out;
+}
+
+/// What is wrong with the entry at `path` as a phrase that follows "the cache
+/// entry PATH", or nullopt when it verifies.
+static std::optional<std::string> entryProblem(const std::string &path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0)
+    return std::string("cannot be read (") + std::strerror(errno) + ")";
+  if (!S_ISREG(st.st_mode))
+    return std::string("is not a regular file");
+  std::optional<std::string> sum = readSmallFile(cacheChecksumPath(path), 200);
+  if (!sum)
+    return std::string(errno == ENOENT
+                           ? "has no checksum (written by an older uop, or "
+                             "not by uop)"
+                           : "has an unreadable checksum file");
+  // "uop-cache-checksum 1 SIZE HEX\n"
+  const size_t magicLen = sizeof(kChecksumMagic) - 1;
+  unsigned long long want = 0;
+  char hexWant[65] = {0};
+  char tail = 0;
+  if (sum->compare(0, magicLen, kChecksumMagic) != 0 ||
+      std::sscanf(sum->c_str() + magicLen, "%llu %64[0-9a-f]%c", &want, hexWant,
+                  &tail) != 3 ||
+      std::strlen(hexWant) != 64 || tail != '\n')
+    return std::string("has a malformed checksum file");
+  uint64_t size = static_cast<uint64_t>(st.st_size);
+  if (size != want)
+    return std::string(size < want ? "is truncated" : "is corrupted") + " (" +
+           std::to_string(size) + " bytes, expected " + std::to_string(want) +
+           ")";
+  std::string hex;
+  if (!hashFile(path, size, hex))
+    return std::string("cannot be read (") + std::strerror(errno) + ")";
+  if (size != want)
+    return std::string("changed while it was checked (") +
+           std::to_string(size) + " bytes, expected " + std::to_string(want) +
+           ")";
+  if (hex != hexWant)
+    return std::string("is corrupted (checksum mismatch)");
+  return std::nullopt;
+}
+
+Result<bool> uop::rt::cacheVerify(const std::string &entryPath) {
+  std::optional<std::string> problem = entryProblem(entryPath);
+  if (!problem)
+    return true;
+  // Perhaps an install in progress (its data beside the old checksum):
+  // installers hold the directory's lock, so check again under it.
+  size_t slash = entryPath.find_last_of('/');
+  std::string dir = slash == std::string::npos ? "."
+                    : slash == 0               ? "/"
+                                               : entryPath.substr(0, slash);
+  DirLock lock(dir, /*exclusive=*/false);
+  problem = entryProblem(entryPath);
+  if (!problem)
+    return true;
+  return Error("the cache entry " + entryPath + " " + *problem);
+}
+
+/// Removes the entry at `path` and its checksum file; "" or why not.
+static std::string removeEntry(const std::string &path) {
+  std::string err;
+  if (unlink(path.c_str()) != 0 && errno != ENOENT)
+    err = std::strerror(errno);
+  if (unlink(cacheChecksumPath(path).c_str()) != 0 && errno != ENOENT &&
+      err.empty())
+    err = std::strerror(errno);
+  return err;
+}
+
+std::string uop::rt::cacheLookup(const std::string &key, const std::string &ext,
+                                 std::string *warning) {
+  if (warning)
+    warning->clear();
   if (!isSafeName(key) || !(ext.empty() || isSafeName(normalizeExt(ext))))
     return "";
-  std::string path = entryPath(key, ext);
+  std::string dir = cacheDir();
+  std::string path = dir + "/" + key + normalizeExt(ext);
   struct stat st;
-  if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+  if (stat(path.c_str(), &st) != 0)
     return "";
+  // The common case, a good entry, takes no lock.
+  if (!entryProblem(path))
+    return path;
+  // A failed check may be an install in progress (the new data beside the
+  // old checksum): installers hold the lock, so check again under it before
+  // removing anything.
+  DirLock lock(dir, /*exclusive=*/true);
+  if (stat(path.c_str(), &st) != 0)
+    return ""; // removed meanwhile
+  std::optional<std::string> problem = entryProblem(path);
+  if (!problem)
+    return path;
+  std::string msg = "the cache entry " + path + " " + *problem;
+  msg += "; rebuilding it";
+  if (std::string err = removeEntry(path); !err.empty())
+    msg += " (cannot remove it: " + err + ")";
+  if (warning)
+    *warning = msg;
+  return "";
+}
+
+std::string uop::rt::cacheLookup(const std::string &key,
+                                 const std::string &ext) {
+  std::string warning;
+  std::string path = cacheLookup(key, ext, &warning);
+  if (!warning.empty())
+    std::fprintf(stderr, "uop: warning: %s\n", warning.c_str());
   return path;
 }
 
@@ -110,7 +363,23 @@ std::string uop::rt::cacheTempPath(const std::string &ext) {
   return dir + name + normalizeExt(ext);
 }
 
-/// Copies `from` to `to` (for a temporary file on another filesystem).
+/// Writes all of `fd` or fails with errno set.
+static bool writeAll(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0) {
+      if (errno == EINTR)
+        continue;
+      return false;
+    }
+    p += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+/// Copies `from` to `to` (for a temporary file on another filesystem), and
+/// makes the copy durable.
 static bool copyFile(const std::string &from, const std::string &to,
                      std::string &err) {
   int in = open(from.c_str(), O_RDONLY | O_CLOEXEC);
@@ -136,14 +405,10 @@ static bool copyFile(const std::string &from, const std::string &to,
       ok = false;
       break;
     }
-    for (ssize_t done = 0; ok && done < n;) {
-      ssize_t w = write(out, buf + done, n - done);
-      if (w < 0 && errno != EINTR)
-        ok = false;
-      else if (w > 0)
-        done += w;
-    }
+    ok = writeAll(out, buf, static_cast<size_t>(n));
   }
+  if (ok && fsync(out) != 0 && errno != EINVAL)
+    ok = false;
   if (!ok)
     err = std::strerror(errno);
   close(in);
@@ -156,11 +421,33 @@ static bool copyFile(const std::string &from, const std::string &to,
   return ok;
 }
 
+/// Writes `text` to a new file `path`, durably; "" or the reason it failed.
+static std::string writeNewFile(const std::string &path,
+                                const std::string &text) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return std::strerror(errno);
+  bool ok = writeAll(fd, text.data(), text.size()) &&
+            (fsync(fd) == 0 || errno == EINVAL);
+  std::string err = ok ? "" : std::strerror(errno);
+  if (close(fd) != 0 && err.empty())
+    err = std::strerror(errno);
+  if (!err.empty())
+    unlink(path.c_str());
+  return err;
+}
+
 Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath,
                                           const std::string &key,
                                           const std::string &ext) {
+  // Every temporary made here; all are gone when this returns.
+  std::vector<std::string> temps = {tmpPath};
+  auto cleanup = [&] {
+    for (const std::string &t : temps)
+      unlink(t.c_str());
+  };
   auto failWith = [&](const std::string &msg) -> Result<std::string> {
-    unlink(tmpPath.c_str());
+    cleanup();
     return Error(msg);
   };
   if (!isSafeName(key))
@@ -174,36 +461,79 @@ Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath,
   if (!S_ISREG(st.st_mode))
     return failWith(tmpPath +
                     ": cannot install in the cache: not a regular file");
-  std::string dir = cacheDir();
-  if (!makeDirs(dir))
-    return failWith("cannot create the cache directory " + dir + ": " +
+  // One clear line for a cache that cannot take the entry (not a directory,
+  // read-only, full) instead of whichever system call fails first.
+  Result<std::string> checked = cacheDirChecked();
+  if (!checked)
+    return failWith(checked.error());
+  std::string dir = *checked;
+  struct stat dirSt;
+  if (stat(dir.c_str(), &dirSt) != 0)
+    return failWith("cannot install in the cache directory " + dir + ": " +
                     std::strerror(errno));
   std::string dest = dir + "/" + key + normalizeExt(ext);
+  auto systemError = [&](const std::string &what) {
+    return failWith("cannot install " + dest + " in the cache: " + what + ": " +
+                    std::strerror(errno));
+  };
 
-  // Make the contents durable before the name points at them, so a crash
-  // cannot leave a complete-looking but empty entry.
-  if (int fd = open(tmpPath.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+  // The data must be on the cache's filesystem for rename(2) to be atomic.
+  std::string local = tmpPath;
+  // "" or the reason the copy failed.
+  auto copyHere = [&]() -> std::string {
+    local = cacheTempPath(ext);
+    std::string err;
+    if (!copyFile(tmpPath, local, err))
+      return "cannot copy " + tmpPath + " into the cache " + dir + ": " + err;
+    temps.push_back(local);
+    unlink(tmpPath.c_str());
+    return "";
+  };
+  if (st.st_dev != dirSt.st_dev) {
+    if (std::string err = copyHere(); !err.empty())
+      return failWith(err);
+  } else if (int fd = open(tmpPath.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+    // Make the contents durable before the name points at them, so a crash
+    // cannot leave a complete-looking but empty entry.
     fsync(fd);
     close(fd);
   }
+
+  // The checksum file, written beside the data before either is published.
+  uint64_t size = 0;
+  std::string hex;
+  if (!hashFile(local, size, hex))
+    return systemError("cannot read " + local);
+  std::string sumDir = dir + "/" + kChecksumDir;
+  if (!makeDirs(sumDir))
+    return systemError("cannot create " + sumDir);
+  std::string sumTmp = cacheTempPath(ext + ".sha256");
+  std::string sumText =
+      std::string(kChecksumMagic) + std::to_string(size) + " " + hex + "\n";
+  if (std::string err = writeNewFile(sumTmp, sumText); !err.empty())
+    return failWith("cannot install " + dest + " in the cache: cannot write " +
+                    sumTmp + ": " + err);
+  temps.push_back(sumTmp);
+
   // rename(2) within a filesystem is atomic: readers see the old entry or
   // the new one, never a partial file, and concurrent installers of the same
-  // key each replace the entry whole.
-  if (rename(tmpPath.c_str(), dest.c_str()) == 0)
-    return dest;
-  if (errno != EXDEV)
-    return failWith("cannot install " + tmpPath + " as " + dest + ": " +
-                    std::strerror(errno));
-  // Another filesystem: copy next to the cache first, then rename.
-  std::string local = cacheTempPath(ext);
-  std::string err;
-  if (!copyFile(tmpPath, local, err))
-    return failWith("cannot copy " + tmpPath + " into the cache: " + err);
-  unlink(tmpPath.c_str());
+  // key each replace the entry whole. The lock makes the data and checksum
+  // one unit: lookups that see a mismatch check again under it.
+  DirLock lock(dir, /*exclusive=*/true);
   if (rename(local.c_str(), dest.c_str()) != 0) {
-    std::string msg = std::strerror(errno);
-    unlink(local.c_str());
-    return Error("cannot install " + local + " as " + dest + ": " + msg);
+    if (errno != EXDEV || local != tmpPath)
+      return systemError("rename");
+    // Another mount of the same filesystem (a bind mount): copy, then retry.
+    if (std::string err = copyHere(); !err.empty())
+      return failWith(err);
+    if (rename(local.c_str(), dest.c_str()) != 0)
+      return systemError("rename");
+  }
+  if (rename(sumTmp.c_str(), cacheChecksumPath(dest).c_str()) != 0) {
+    int saved = errno;
+    unlink(dest.c_str()); // data without its checksum would only be rebuilt
+    errno = saved;
+    return systemError("rename of its checksum file");
   }
   return dest;
 }
@@ -211,7 +541,12 @@ Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath,
 bool uop::rt::cacheRemove(const std::string &key, const std::string &ext) {
   if (!isSafeName(key) || !(ext.empty() || isSafeName(normalizeExt(ext))))
     return false;
-  return unlink(entryPath(key, ext).c_str()) == 0;
+  std::string dir = cacheDir();
+  std::string path = dir + "/" + key + normalizeExt(ext);
+  DirLock lock(dir, /*exclusive=*/true);
+  bool existed = unlink(path.c_str()) == 0;
+  unlink(cacheChecksumPath(path).c_str());
+  return existed;
 }
 
 size_t uop::rt::cachePruneTemps(int64_t maxAgeSeconds) {

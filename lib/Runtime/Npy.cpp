@@ -29,6 +29,10 @@ static const char kMagic[] = "\x93NUMPY";
 static constexpr size_t kMagicLen = 6;
 /// numpy itself refuses headers over 10000 bytes by default; be generous.
 static constexpr uint64_t kMaxHeaderLen = 1u << 20;
+/// numpy's NPY_MAXDIMS (64 since numpy 2.0, 32 before): more dimensions are
+/// no array numpy can make, and would make every per-dimension loop (and the
+/// recursive HostBuffer::format) as deep as the header is long.
+static constexpr size_t kMaxRank = 64;
 
 namespace {
 
@@ -62,6 +66,24 @@ struct Header {
   std::vector<int64_t> shape;
 };
 
+/// The header text, printable and short, for error messages.
+std::string quoteHeader(const std::string &text) {
+  std::string out;
+  for (char c : text) {
+    if (out.size() >= 120) {
+      out += "...";
+      break;
+    }
+    unsigned char u = static_cast<unsigned char>(c);
+    if (c == '\n')
+      continue;
+    out += (u >= 0x20 && u < 0x7f) ? c : '?';
+  }
+  while (!out.empty() && out.back() == ' ')
+    out.pop_back();
+  return out;
+}
+
 /// A recursive-descent parser for the small subset of Python literals that
 /// .npy headers use.
 class HeaderParser {
@@ -83,7 +105,7 @@ public:
         return fail(err, "expected a quoted key");
       skipWs();
       if (!eat(':'))
-        return fail(err, "expected ':' after '" + key + "'");
+        return fail(err, "expected ':' after '" + quoteHeader(key) + "'");
       skipWs();
       if (key == "descr") {
         if (peek() == '[' || peek() == '{')
@@ -105,7 +127,7 @@ public:
           return fail(err, shapeErr);
         haveShape = true;
       } else {
-        return fail(err, "unexpected key '" + key + "'");
+        return fail(err, "unexpected key '" + quoteHeader(key) + "'");
       }
       skipWs();
       if (eat(','))
@@ -200,6 +222,11 @@ private:
         ++pos;
       }
       eat('L'); // Python 2 longs, in files written long ago
+      if (shape.size() == kMaxRank) {
+        err =
+            "'shape' has more than " + std::to_string(kMaxRank) + " dimensions";
+        return false;
+      }
       shape.push_back(v);
       skipWs();
       if (eat(','))
@@ -212,24 +239,6 @@ private:
     }
   }
 };
-
-/// The header text, printable and short, for error messages.
-std::string quoteHeader(const std::string &text) {
-  std::string out;
-  for (char c : text) {
-    if (out.size() >= 120) {
-      out += "...";
-      break;
-    }
-    unsigned char u = static_cast<unsigned char>(c);
-    if (c == '\n')
-      continue;
-    out += (u >= 0x20 && u < 0x7f) ? c : '?';
-  }
-  while (!out.empty() && out.back() == ' ')
-    out.pop_back();
-  return out;
-}
 
 Result<DType> dtypeFromDescr(const std::string &descr, const std::string &name) {
   const char *supported = " (uop reads bool, i32, f16, f32)";

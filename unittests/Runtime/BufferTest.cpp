@@ -123,6 +123,119 @@ TEST(HostBufferTest, CreateRejectsBadShapes) {
   EXPECT_EQ(HostBuffer::create(DType::F32, {1ll << 40, 0})->numel(), 0);
 }
 
+TEST(HostBufferTest, CreateErrorsSayWhatAndHowMuch) {
+  // 10^14 f32: 4 * 10^14 bytes, representable but far over any machine.
+  Result<HostBuffer> r = HostBuffer::create(DType::F32, {100000000000000});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rfind("cannot allocate 400000000000000 bytes for an f32 "
+                            "buffer of shape (100000000000000,): more than "
+                            "the limit of ",
+                            0),
+            0u)
+      << r.error();
+  // An overflowing product still gives the byte count (in 128 bits).
+  r = HostBuffer::create(DType::F32, {1ll << 40, 1ll << 40});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "cannot allocate 4835703278458516698824704 bytes for "
+                       "an f32 buffer of shape (1099511627776, 1099511627776):"
+                       " the size overflows 64 bits");
+  r = HostBuffer::create(DType::I32, {1ll << 62, 1ll << 62, 1ll << 62});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("more than 2^128 bytes"), std::string::npos)
+      << r.error();
+  r = HostBuffer::create(DType::Bool, {2, -3});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(),
+            "invalid shape (2, -3) for a bool buffer: dimension 1 is negative");
+  r = HostBuffer::create(DType::F16, {0, 1ll << 40, 1ll << 40});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find("non-zero dimensions overflows"), std::string::npos)
+      << r.error();
+  // Just under 2^63 bytes: fits in int64, fails in the limit (or the
+  // allocator), never as std::bad_alloc or an abort.
+  r = HostBuffer::create(DType::Bool, {(1ll << 62) + (1ll << 61)});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rfind("cannot allocate 6917529027641081856 bytes", 0), 0u)
+      << r.error();
+}
+
+TEST(HostBufferTest, AllocationLimitFromEnvironment) {
+  {
+    test::ScopedEnv env("UOP_MAX_ALLOC_BYTES", "1000");
+    Result<uint64_t> limit = maxAllocBytes();
+    ASSERT_TRUE(limit.ok()) << limit.error();
+    EXPECT_EQ(*limit, 1000u);
+    EXPECT_TRUE(HostBuffer::create(DType::F32, {250}).ok());
+    Result<HostBuffer> r = HostBuffer::create(DType::F32, {251});
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error(), "cannot allocate 1004 bytes for an f32 buffer of "
+                         "shape (251,): more than the limit of 1000 bytes "
+                         "($UOP_MAX_ALLOC_BYTES)");
+    // Copies of an existing buffer are not limited (the shape was checked).
+    HostBuffer small(DType::F32, {250});
+    HostBuffer copy = small;
+    EXPECT_EQ(copy.numel(), 250);
+  }
+  {
+    test::ScopedEnv env("UOP_MAX_ALLOC_BYTES", "2K");
+    EXPECT_EQ(*maxAllocBytes(), 2048u);
+  }
+  {
+    test::ScopedEnv env("UOP_MAX_ALLOC_BYTES", "lots");
+    EXPECT_FALSE(maxAllocBytes().ok());
+    Result<HostBuffer> r = HostBuffer::create(DType::F32, {4});
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("invalid UOP_MAX_ALLOC_BYTES 'lots'"),
+              std::string::npos)
+        << r.error();
+  }
+  {
+    test::ScopedEnv env("UOP_MAX_ALLOC_BYTES", nullptr);
+    Result<uint64_t> limit = maxAllocBytes();
+    ASSERT_TRUE(limit.ok());
+    EXPECT_GT(*limit, uint64_t(1) << 26); // the physical memory
+    Result<HostBuffer> r = HostBuffer::create(DType::F32, {100000000000000});
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.error().find("(the physical memory; set UOP_MAX_ALLOC_BYTES "
+                             "to change it)"),
+              std::string::npos)
+        << r.error();
+  }
+}
+
+TEST(HostBufferTest, FormatOfAVeryHighRank) {
+  HostBuffer b(DType::F32, std::vector<int64_t>(300000, 1));
+  std::string s = b.format();
+  EXPECT_EQ(s.rfind("[<f32 of shape (1, 1, ", 0), 0u);
+  EXPECT_EQ(s.substr(s.size() - 27), ": more than 64 dimensions>]");
+  EXPECT_EQ(HostBuffer(DType::I32, std::vector<int64_t>(64, 1)).format(),
+            std::string(64, '[') + "0" + std::string(64, ']'));
+}
+
+TEST(HostBufferTest, ParseByteSize) {
+  EXPECT_EQ(parseByteSize("0"), 0u);
+  EXPECT_EQ(parseByteSize("123"), 123u);
+  EXPECT_EQ(parseByteSize("1k"), 1024u);
+  EXPECT_EQ(parseByteSize("512M"), 512u << 20);
+  EXPECT_EQ(parseByteSize("64G"), uint64_t(64) << 30);
+  EXPECT_EQ(parseByteSize("1TiB"), uint64_t(1) << 40);
+  EXPECT_EQ(parseByteSize("3GB"), uint64_t(3) << 30);
+  EXPECT_EQ(parseByteSize("15E"), uint64_t(15) << 60);
+  EXPECT_EQ(parseByteSize("18446744073709551615"), ~uint64_t(0));
+  for (const char *bad : {"", "G", "-1", "1 G", "1X", "1GiBs", "16E",
+                          "18446744073709551616", "1.5G"})
+    EXPECT_FALSE(parseByteSize(bad)) << bad;
+}
+
+// The plain constructor's precondition: a violation is a clean, reported
+// abort, not undefined behavior.
+TEST(HostBufferDeathTest, ConstructorAbortsWithTheMessage) {
+  EXPECT_DEATH(HostBuffer(DType::F32, {-1}),
+               "HostBuffer: invalid shape \\(-1,\\) for an f32 buffer");
+  EXPECT_DEATH(HostBuffer(DType::F32, {1ll << 40, 1ll << 40}),
+               "cannot allocate 4835703278458516698824704 bytes");
+}
+
 TEST(HostBufferTest, CopiesAreDeep) {
   HostBuffer a(DType::I32, {4});
   a.fillRandom(1);

@@ -9,7 +9,11 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <dirent.h>
+#include <functional>
 #include <set>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -251,9 +255,12 @@ TEST(CacheTest, ConcurrentInstallsFromManyProcesses) {
           char c;
           (void)!read(gate[0], &c, 1);
           for (int n = 0; n < 300 && status == 0; ++n) {
-            std::string p = cacheLookup(key, ".so");
+            std::string warning;
+            std::string p = cacheLookup(key, ".so", &warning);
             if (!p.empty() && !contents.count(test::readFile(p)))
               status = 12; // a partial or mixed entry
+            else if (!warning.empty())
+              status = 13; // an install in progress taken for corruption
           }
         }
         _exit(status);
@@ -275,7 +282,280 @@ TEST(CacheTest, ConcurrentInstallsFromManyProcesses) {
   }
   EXPECT_TRUE(listDir(tmp.file("tmp")).empty()) << "temporary files remain";
   std::set<std::string> entries = listDir(tmp.path());
-  EXPECT_EQ(entries.size(), static_cast<size_t>(kRounds) + 1); // + tmp/
+  // One entry per round, + tmp/ and checksums/ (one checksum per entry).
+  EXPECT_EQ(entries.size(), static_cast<size_t>(kRounds) + 2);
+  EXPECT_EQ(listDir(tmp.file("checksums")).size(),
+            static_cast<size_t>(kRounds));
+}
+
+/// Installs `content` as `key`.so; the entry's path ("" on failure).
+std::string installEntry(const std::string &key, const std::string &content) {
+  std::string t = cacheTempPath(".so");
+  if (!test::writeFile(t, content))
+    return "";
+  Result<std::string> r = cacheInstall(t, key, ".so");
+  return r.ok() ? r.value() : "";
+}
+
+bool exists(const std::string &path) { return access(path.c_str(), F_OK) == 0; }
+
+TEST(CacheHealTest, InstallWritesAChecksum) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string key = hashKey("checksummed");
+  std::string path = installEntry(key, "abc");
+  ASSERT_FALSE(path.empty());
+  EXPECT_EQ(cacheChecksumPath(path),
+            tmp.file("checksums/" + key + ".so.sha256"));
+  EXPECT_EQ(cacheChecksumPath("a.so"), "checksums/a.so.sha256");
+  EXPECT_EQ(
+      test::readFile(cacheChecksumPath(path)),
+      "uop-cache-checksum 1 3 "
+      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n");
+  EXPECT_TRUE(cacheVerify(path).ok());
+  std::string warning = "stale";
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), path);
+  EXPECT_EQ(warning, "");
+  EXPECT_TRUE(cacheRemove(key, ".so"));
+  EXPECT_FALSE(exists(path));
+  EXPECT_FALSE(exists(cacheChecksumPath(path)));
+  EXPECT_TRUE(listDir(tmp.file("tmp")).empty());
+}
+
+/// Damages a fresh entry with `damage`, then checks that the lookup reports
+/// `why` in one line naming the path, removes the entry and its checksum, and
+/// that a rebuild (a new install) is found again.
+void expectHealed(const std::function<void(const std::string &)> &damage,
+                  const std::string &why) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string key = hashKey("entry " + why);
+  std::string content(5000, 'k');
+  content[100] = 'x';
+  std::string path = installEntry(key, content);
+  ASSERT_FALSE(path.empty());
+  damage(path);
+  Result<bool> verified = cacheVerify(path);
+  ASSERT_FALSE(verified.ok()) << why;
+  EXPECT_EQ(verified.error(), "the cache entry " + path + " " + why);
+  std::string warning;
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), "");
+  EXPECT_EQ(warning, "the cache entry " + path + " " + why + "; rebuilding it");
+  EXPECT_EQ(warning.find('\n'), std::string::npos);
+  EXPECT_FALSE(exists(path));
+  EXPECT_FALSE(exists(cacheChecksumPath(path)));
+  // Reported once: the next lookup is a plain miss.
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), "");
+  EXPECT_EQ(warning, "");
+  // The rebuild.
+  ASSERT_EQ(installEntry(key, content), path);
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), path);
+  EXPECT_EQ(warning, "");
+  EXPECT_EQ(test::readFile(path), content);
+}
+
+TEST(CacheHealTest, TruncatedEntry) {
+  expectHealed(
+      [](const std::string &p) { ASSERT_EQ(truncate(p.c_str(), 1200), 0); },
+      "is truncated (1200 bytes, expected 5000)");
+  expectHealed(
+      [](const std::string &p) { ASSERT_EQ(truncate(p.c_str(), 0), 0); },
+      "is truncated (0 bytes, expected 5000)");
+}
+
+TEST(CacheHealTest, FlippedByte) {
+  expectHealed(
+      [](const std::string &p) {
+        std::string s = test::readFile(p);
+        s[2500] ^= 0x10;
+        ASSERT_TRUE(test::writeFile(p, s));
+      },
+      "is corrupted (checksum mismatch)");
+}
+
+TEST(CacheHealTest, GrownEntry) {
+  expectHealed(
+      [](const std::string &p) {
+        ASSERT_TRUE(test::writeFile(p, test::readFile(p) + "tail"));
+      },
+      "is corrupted (5004 bytes, expected 5000)");
+}
+
+TEST(CacheHealTest, ForeignOrOldEntryWithoutChecksum) {
+  // An entry of an older uop (no checksum file), or a file put there by hand.
+  expectHealed(
+      [](const std::string &p) {
+        ASSERT_EQ(unlink(cacheChecksumPath(p).c_str()), 0);
+      },
+      "has no checksum (written by an older uop, or not by uop)");
+  // A foreign file replacing the entry, its checksum left over.
+  expectHealed(
+      [](const std::string &p) {
+        ASSERT_TRUE(test::writeFile(p, std::string(5000, '\x7f')));
+      },
+      "is corrupted (checksum mismatch)");
+}
+
+TEST(CacheHealTest, MalformedChecksumFile) {
+  for (const char *sum :
+       {"", "garbage\n", "uop-cache-checksum 1 5000 abc\n",
+        "uop-cache-checksum 2 5000 "
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n",
+        "uop-cache-checksum 1 5000 "
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"})
+    expectHealed(
+        [&](const std::string &p) {
+          ASSERT_TRUE(test::writeFile(cacheChecksumPath(p), sum));
+        },
+        "has a malformed checksum file");
+}
+
+TEST(CacheHealTest, NotARegularFile) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string key = hashKey("a directory");
+  ASSERT_EQ(mkdir(tmp.file(key + ".so").c_str(), 0755), 0);
+  std::string warning;
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), "");
+  EXPECT_NE(warning.find("is not a regular file"), std::string::npos)
+      << warning;
+}
+
+// The two-argument lookup (the callers of before) prints the warning itself.
+TEST(CacheHealTest, PlainLookupPrintsOneWarning) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string key = hashKey("printed");
+  std::string path = installEntry(key, "0123456789");
+  ASSERT_EQ(truncate(path.c_str(), 4), 0);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(cacheLookup(key, ".so"), "");
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err, "uop: warning: the cache entry " + path +
+                     " is truncated (4 bytes, expected 10); rebuilding it\n");
+}
+
+// An entry that cannot be removed (a read-only cache) is still a miss.
+TEST(CacheHealTest, CorruptEntryInReadOnlyCache) {
+  if (geteuid() == 0)
+    GTEST_SKIP() << "root ignores directory permissions";
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string key = hashKey("read-only");
+  std::string path = installEntry(key, "0123456789");
+  ASSERT_EQ(truncate(path.c_str(), 4), 0);
+  ASSERT_EQ(chmod(tmp.path().c_str(), 0555), 0);
+  std::string warning;
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), "");
+  EXPECT_NE(warning.find("rebuilding it (cannot remove it: Permission denied)"),
+            std::string::npos)
+      << warning;
+  chmod(tmp.path().c_str(), 0755);
+}
+
+TEST(CacheDirTest, UsableDirectory) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.file("new/cache").c_str());
+  Result<std::string> dir = cacheDirChecked();
+  ASSERT_TRUE(dir.ok()) << dir.error();
+  EXPECT_EQ(*dir, tmp.file("new/cache"));
+  EXPECT_TRUE(listDir(tmp.file("new/cache/tmp")).empty()); // no probe left
+  EXPECT_EQ(listDir(tmp.file("new/cache")), std::set<std::string>{"tmp"});
+}
+
+TEST(CacheDirTest, FileInsteadOfDirectory) {
+  TempDir tmp;
+  std::string file = tmp.file("a-file");
+  ASSERT_TRUE(test::writeFile(file, "x"));
+  ScopedEnv env("UOP_CACHE", file.c_str());
+  Result<std::string> dir = cacheDirChecked();
+  ASSERT_FALSE(dir.ok());
+  EXPECT_EQ(dir.error(), "the cache directory " + file +
+                             " ($UOP_CACHE) is not a directory; set UOP_CACHE "
+                             "to a writable directory");
+  // Lookups are misses, installs fail with the same line, nothing crashes.
+  EXPECT_EQ(cacheLookup(hashKey("x"), ".so"), "");
+  std::string built = tmp.file("built.so");
+  ASSERT_TRUE(test::writeFile(built, "code"));
+  Result<std::string> r = cacheInstall(built, hashKey("x"), ".so");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), dir.error());
+  EXPECT_FALSE(exists(built));
+  // Below a file.
+  ScopedEnv below("UOP_CACHE", (file + "/sub").c_str());
+  dir = cacheDirChecked();
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.error().find("cannot create the cache directory " + file +
+                             "/sub ($UOP_CACHE): Not a directory"),
+            std::string::npos)
+      << dir.error();
+}
+
+TEST(CacheDirTest, TmpIsAFile) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  ASSERT_TRUE(test::writeFile(tmp.file("tmp"), "x"));
+  Result<std::string> dir = cacheDirChecked();
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.error().find(tmp.file("tmp") + " is not a directory"),
+            std::string::npos)
+      << dir.error();
+}
+
+TEST(CacheDirTest, ReadOnlyDirectory) {
+  // A directory that even root cannot write: /sys in most containers and
+  // hosts. Otherwise (not root) a chmod 0555 directory.
+  std::string ro;
+  TempDir tmp;
+  if (geteuid() != 0) {
+    ASSERT_EQ(mkdir(tmp.file("ro").c_str(), 0555), 0);
+    ro = tmp.file("ro");
+  } else if (mkdir("/sys/uop-probe", 0755) != 0 && errno != EEXIST) {
+    ro = "/sys";
+  } else {
+    rmdir("/sys/uop-probe");
+    GTEST_SKIP() << "no read-only directory to test with";
+  }
+  ScopedEnv env("UOP_CACHE", ro.c_str());
+  Result<std::string> dir = cacheDirChecked();
+  ASSERT_FALSE(dir.ok());
+  EXPECT_EQ(dir.error().rfind("the cache directory " + ro +
+                                  " ($UOP_CACHE) is not writable: cannot "
+                                  "create " +
+                                  ro + "/tmp: ",
+                              0),
+            0u)
+      << dir.error();
+  EXPECT_EQ(std::count(dir.error().begin(), dir.error().end(), '\n'), 0);
+  EXPECT_EQ(cacheLookup(hashKey("x"), ".so"), "");
+  std::string built = tmp.file("built.so");
+  ASSERT_TRUE(test::writeFile(built, "code"));
+  Result<std::string> r = cacheInstall(built, hashKey("x"), ".so");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().find(ro), std::string::npos) << r.error();
+  EXPECT_EQ(std::count(r.error().begin(), r.error().end(), '\n'), 0);
+}
+
+// A compile of a few MB is checked on every lookup: measure it.
+TEST(CacheHealTest, VerifyCostOfAFewMegabytes) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string content(8 << 20, 'c');
+  for (size_t i = 0; i < content.size(); i += 4096)
+    content[i] = static_cast<char>(i >> 12);
+  std::string key = hashKey("big");
+  std::string path = installEntry(key, content);
+  ASSERT_FALSE(path.empty());
+  auto start = std::chrono::steady_clock::now();
+  constexpr int kReps = 5;
+  for (int i = 0; i < kReps; ++i)
+    ASSERT_EQ(cacheLookup(key, ".so"), path);
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count() /
+              kReps;
+  std::printf("[ info ] verified lookup of an 8 MiB entry: %.1f ms\n", ms);
+  EXPECT_LT(ms, 2000.0);
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstdio>
 #include <dirent.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -147,14 +148,20 @@ TEST(LoaderTest, ConcurrentCompilesOfTheSameProgram) {
     EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
         << "child exit " << WEXITSTATUS(status);
   }
-  // One .so entry, no temporaries.
-  int entries = 0, temps = 0;
+  // One .so entry (and its checksum), no temporaries.
+  int entries = 0, sums = 0, temps = 0;
   if (DIR *d = opendir(tmp.path().c_str())) {
     while (dirent *e = readdir(d))
       entries += std::string(e->d_name).size() > 3 &&
                  std::string(e->d_name).find(".so") != std::string::npos;
     closedir(d);
   }
+  if (DIR *d = opendir(tmp.file("checksums").c_str())) {
+    while (dirent *e = readdir(d))
+      sums += e->d_name[0] != '.';
+    closedir(d);
+  }
+  EXPECT_EQ(sums, 1);
   if (DIR *d = opendir(tmp.file("tmp").c_str())) {
     while (dirent *e = readdir(d))
       temps += e->d_name[0] != '.';
@@ -199,6 +206,120 @@ TEST(LoaderTest, LoadErrors) {
   // A bare name is a file in the current directory, not a library search.
   lib = SharedLibrary::open("libc.so.6");
   EXPECT_FALSE(lib.ok());
+}
+
+/// `path`'s bytes with `bytes` written at `offset`.
+std::string patched(const std::string &path, size_t offset,
+                    const std::string &bytes) {
+  std::string s = test::readFile(path);
+  s.replace(offset, bytes.size(), bytes);
+  return s;
+}
+
+/// The error of loading `bytes` as a library (written to a file in `tmp`).
+std::string loadError(const TempDir &tmp, const std::string &bytes) {
+  std::string so = tmp.file("probe.so");
+  std::remove(so.c_str());
+  test::writeFile(so, bytes);
+  Result<CpuKernel> k = CpuKernel::load(so);
+  return k.ok() ? "(loaded)" : k.error();
+}
+
+// Files that dlopen would crash on or misreport are refused first, with the
+// reason.
+TEST(LoaderTest, RefusesBadElfFiles) {
+  if (!haveCompiler())
+    GTEST_SKIP() << "no C compiler (cc)";
+  TempDir tmp, cache;
+  ScopedEnv env("UOP_CACHE", cache.path().c_str());
+  std::string good = compileCached("-O2");
+  ASSERT_FALSE(good.empty());
+  std::string elf = test::readFile(good);
+  ASSERT_GT(elf.size(), 4096u);
+  std::string so = tmp.file("probe.so");
+  auto expectError = [&](const std::string &bytes, const std::string &why) {
+    EXPECT_EQ(loadError(tmp, bytes), so + ": cannot load: " + why);
+  };
+  expectError("", "not an ELF shared object (an empty file)");
+  expectError("#!/bin/sh\necho hi\n",
+              "not an ELF shared object (no ELF magic)");
+  expectError(elf.substr(0, 20), "truncated ELF file (20 bytes)");
+  // Truncations anywhere: the section headers or a segment are cut off.
+  for (size_t keep :
+       {elf.size() - 1, elf.size() / 2, size_t(4096), size_t(100)}) {
+    std::string err = loadError(tmp, elf.substr(0, keep));
+    EXPECT_EQ(err.rfind(so + ": cannot load: truncated ELF file (" +
+                            std::to_string(keep) +
+                            " bytes; its headers describe ",
+                        0),
+              0u)
+        << keep << ": " << err;
+  }
+  // Another architecture (e_machine at offset 18, little-endian).
+#if defined(__x86_64__)
+  expectError(patched(good, 18, std::string("\xb7\x00", 2)),
+              "an ELF file for AArch64, not this machine (x86-64)");
+#elif defined(__aarch64__)
+  expectError(patched(good, 18, std::string("\x3e\x00", 2)),
+              "an ELF file for x86-64, not this machine (AArch64)");
+#endif
+  expectError(patched(good, 18, std::string("\x34\x12", 2)),
+              "an ELF file for machine 4660, not this machine (" +
+#if defined(__x86_64__)
+                  std::string("x86-64") +
+#else
+                  std::string("AArch64") +
+#endif
+                  ")");
+  expectError(patched(good, 4, "\x01"),
+              "an ELF file of the wrong class (32-bit; this process is "
+              "64-bit)");
+  expectError(patched(good, 5, "\x02"), "an ELF file of the wrong byte order");
+  // An object file, not a shared library (e_type at offset 16).
+  expectError(patched(good, 16, std::string("\x01\x00", 2)),
+              "not a shared object (ELF type relocatable object)");
+  expectError(patched(good, 16, std::string("\x02\x00", 2)),
+              "not a shared object (ELF type executable)");
+  // The original still loads.
+  EXPECT_EQ(loadError(tmp, elf), "(loaded)");
+}
+
+// A byte flipped in a cached library's code is no ELF error: the checksum
+// catches it before dlopen, the lookup removes it, and a rebuild loads.
+TEST(LoaderTest, CorruptCacheEntryIsRefusedThenRebuilt) {
+  if (!haveCompiler())
+    GTEST_SKIP() << "no C compiler (cc)";
+  TempDir cache;
+  ScopedEnv env("UOP_CACHE", cache.path().c_str());
+  std::string so = compileCached("-O1");
+  ASSERT_FALSE(so.empty());
+  std::string bytes = test::readFile(so);
+  bytes[bytes.size() / 3] ^= 0x40;
+  ASSERT_TRUE(test::writeFile(so, bytes));
+  Result<CpuKernel> k = CpuKernel::load(so);
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.error(), so + ": cannot load: the cache entry is corrupted "
+                            "(checksum mismatch)");
+  // What a caller does: look it up again (removed, with a warning) and
+  // rebuild.
+  testing::internal::CaptureStderr();
+  bool hit = true;
+  EXPECT_EQ(compileCached("-O1", &hit), so);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(err, "uop: warning: the cache entry " + so +
+                     " is corrupted (checksum mismatch); rebuilding it\n");
+  {
+    Result<CpuKernel> rebuilt = CpuKernel::load(so);
+    ASSERT_TRUE(rebuilt.ok()) << rebuilt.error();
+  } // unloaded: truncating a loaded library in place would fault here
+  // Truncated in the cache: the same, by size, before any hashing.
+  ASSERT_EQ(truncate(so.c_str(), 3000), 0);
+  k = CpuKernel::load(so);
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.error().find("cannot load: truncated ELF file (3000 bytes"),
+            std::string::npos)
+      << k.error();
 }
 
 TEST(TimingTest, TimeRunsAndMedian) {

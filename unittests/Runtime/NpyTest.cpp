@@ -331,6 +331,66 @@ TEST(NpyTest, MalformedInputsAreErrors) {
   }
 }
 
+// Found by tools/uop-npy-fuzz: header text quoted in an error (a key here)
+// could carry a newline or control bytes into the one-line message.
+TEST(NpyTest, ErrorsAreOneLineOfPrintableText) {
+  static const char dict[] = "{'descr': '<f4', 'fortran_order\x9e\xe5\0\n\t\x10"
+                             "': False, 'shape': (2,), }";
+  std::string err = readError(
+      makeNpy(std::string(dict, sizeof(dict) - 1), std::string(8, '\0')));
+  // Non-printable bytes become '?', the newline is dropped.
+  EXPECT_EQ(err.rfind("x.npy: bad header: unexpected key 'fortran_order" +
+                          std::string(5, '?') + "'",
+                      0),
+            0u)
+      << err;
+  for (char c : err)
+    EXPECT_TRUE(c >= 0x20 && c < 0x7f) << static_cast<int>(c);
+  err =
+      readError(makeNpy("{'descr': '<f4', 'a\nb' 'fortran_order': False}", ""));
+  EXPECT_EQ(err.find('\n'), std::string::npos) << err;
+}
+
+// numpy's NPY_MAXDIMS is 64; more would only make every loop over the
+// dimensions (and HostBuffer::format's recursion) as deep as the header.
+TEST(NpyTest, RankLimit) {
+  auto ones = [](int n) {
+    std::string t = "(";
+    for (int i = 0; i < n; ++i)
+      t += "1, ";
+    return t + ")";
+  };
+  Result<HostBuffer> r = readNpyFromMemory(
+      makeNpy(dictFor("<f4", ones(64)), std::string(4, '\0')).data(),
+      makeNpy(dictFor("<f4", ones(64)), std::string(4, '\0')).size(), "x.npy");
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(r->rank(), 64);
+  std::string err =
+      readError(makeNpy(dictFor("<f4", ones(65)), std::string(4, '\0')));
+  EXPECT_EQ(
+      err.rfind("x.npy: bad header: 'shape' has more than 64 dimensions", 0),
+      0u)
+      << err;
+  err =
+      readError(makeNpy(dictFor("<f4", ones(300000)), std::string(4, '\0'), 2));
+  EXPECT_EQ(
+      err.rfind("x.npy: bad header: 'shape' has more than 64 dimensions", 0),
+      0u);
+  EXPECT_LT(err.size(), 400u);
+}
+
+// A complete file over the allocation limit is refused before allocating.
+TEST(NpyTest, AllocationLimit) {
+  std::string bytes = makeNpy(dictFor("<f4", "(8,)"), std::string(32, '\0'));
+  {
+    test::ScopedEnv env("UOP_MAX_ALLOC_BYTES", "16");
+    EXPECT_EQ(readError(bytes),
+              "x.npy: cannot allocate 32 bytes for an f32 buffer of shape "
+              "(8,): more than the limit of 16 bytes ($UOP_MAX_ALLOC_BYTES)");
+  }
+  EXPECT_EQ(readError(bytes), "<ok>");
+}
+
 TEST(NpyTest, MalformedFilesNameTheFile) {
   TempDir tmp;
   std::string path = tmp.file("bad.npy");

@@ -45,6 +45,18 @@ uint16_t floatToHalf(float value);
 std::optional<int64_t> checkedNumel(const std::vector<int64_t> &shape,
                                     size_t elemSize = 1);
 
+/// A byte count such as "1000000", "512M", "64G" or "1TiB" (binary units
+/// K, M, G, T, P, E, optionally followed by "B" or "iB"); nullopt when
+/// malformed or over 2^64 - 1.
+std::optional<uint64_t> parseByteSize(std::string_view text);
+
+/// The most bytes HostBuffer::create() allocates for one buffer:
+/// $UOP_MAX_ALLOC_BYTES (parsed by parseByteSize) when set, else the
+/// physical memory (a buffer larger than that cannot be used anyway, and
+/// failing early beats the OOM killer). An error when the variable is
+/// malformed.
+Result<uint64_t> maxAllocBytes();
+
 /// A shape as a Python tuple: "()", "(3,)", "(2, 3)".
 std::string shapeString(const std::vector<int64_t> &shape);
 
@@ -54,11 +66,19 @@ std::string shapeString(const std::vector<int64_t> &shape);
 class HostBuffer {
 public:
   HostBuffer() = default;
-  /// A zero-filled buffer. The shape must be valid (see create()); an invalid
-  /// one is a fatal error, since there is no way to report it here.
+  /// A zero-filled buffer. Precondition: create(dtype, shape) would succeed
+  /// (no negative dimension, a size that fits, within maxAllocBytes(), memory
+  /// available). Otherwise this prints create()'s message to stderr and
+  /// aborts: never undefined behavior, but not recoverable either, so use
+  /// create() for any shape that comes from input (files, the command line,
+  /// a program's IR).
   HostBuffer(DType dtype, std::vector<int64_t> shape);
-  /// Like the constructor, but reports a negative dimension, an overflowing
-  /// size or a failed allocation as an error.
+  /// Like the constructor, but reports what is wrong as one line instead of
+  /// aborting: "invalid shape (2, -1) for an f32 buffer: dimension 1 is
+  /// negative", "cannot allocate N bytes for an f32 buffer of shape S: the
+  /// size overflows 64 bits", "...: more than the limit of L bytes (the
+  /// physical memory; set UOP_MAX_ALLOC_BYTES to change it)", "...: out of
+  /// memory". Never throws (std::bad_alloc included) and never aborts.
   static Result<HostBuffer> create(DType dtype, std::vector<int64_t> shape);
 
   HostBuffer(const HostBuffer &other);
@@ -97,6 +117,8 @@ public:
   /// Floats print in their shortest round-trip form (f16 via float), bools as
   /// True/False. With more than `maxElems` elements, each long dimension is
   /// summarized numpy-style as its first and last 3 entries around "...".
+  /// A buffer of more than 64 dimensions (numpy's limit) renders as a short
+  /// placeholder rather than recursing that deep.
   std::string format(size_t maxElems = 1000) const;
 
   /// "DTYPE of shape SHAPE", e.g. "f32 of shape (2, 3)", for error messages.

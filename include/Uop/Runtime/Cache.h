@@ -8,6 +8,16 @@
 // atomic rename(2), so readers never see a partial file and any number of
 // processes may compile and install the same key at once.
 //
+// Every entry has a checksum file, "checksums/<key><ext>.sha256" in the cache
+// directory, holding the entry's size and SHA-256 ("uop-cache-checksum 1 SIZE
+// HEX\n"); the subdirectory keeps the cache's own listing to the entries.
+// cacheInstall writes both and publishes them together (under an flock(2) of
+// the cache directory, so concurrent installers cannot pair one's data with
+// another's checksum); cacheLookup verifies the size and checksum before
+// returning a path. An entry that fails (truncated by a full disk or a crash, a
+// flipped byte, a foreign file, an entry of an older uop without a checksum) is
+// removed and reported, and the lookup is a miss, so the caller rebuilds it.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef UOP_RUNTIME_CACHE_H
@@ -52,16 +62,49 @@ std::string hashKey(std::string_view data);
 /// is still returned and the failure shows up when installing.
 std::string cacheDir();
 
-/// The path of the cached artifact `key` + `ext` if it exists, else "".
-/// `ext` is like ".so"; a missing leading dot is added.
+/// Like cacheDir(), but checks that the directory can hold new entries: it
+/// is (or can be created as) a directory, its tmp/ can be created, a file can
+/// be created there, and the filesystem has space left. Returns the directory
+/// or one line saying what is wrong, naming the directory and where it came
+/// from, e.g. "the cache directory /x ($UOP_CACHE) is not a directory; set
+/// UOP_CACHE to a writable directory". Call it before compiling into
+/// cacheTempPath() files; lookups work in a read-only cache without it.
+Result<std::string> cacheDirChecked();
+
+/// The path of the cached artifact `key` + `ext` if it exists and its size
+/// and checksum verify, else "". `ext` is like ".so"; a missing leading dot
+/// is added. An entry that exists but does not verify is removed and a
+/// warning is printed to stderr ("uop: warning: the cache entry PATH is
+/// corrupted (checksum mismatch); rebuilding it"); use the overload below to
+/// report it yourself.
 std::string cacheLookup(const std::string &key, const std::string &ext);
 
-/// Atomically installs the file at `tmpPath` as `key` + `ext` and returns the
-/// final path. `tmpPath` should be on the cache's filesystem (as
-/// cacheTempPath() files are); otherwise it is copied there first. Safe when
-/// several processes install the same key at once: each rename(2) replaces
-/// the entry whole, so the result is one complete file. The temporary file is
-/// gone afterwards, on success and on failure.
+/// Like cacheLookup(key, ext), but instead of printing, sets `*warning` (when
+/// `warning` is not null) to one line that names the entry's path and what
+/// was wrong with it, without a "warning:" prefix, e.g. "the cache entry
+/// /root/.cache/uop/ab12...so is truncated (1200 bytes, expected 16384);
+/// rebuilding it". `*warning` is cleared when there is nothing to report.
+std::string cacheLookup(const std::string &key, const std::string &ext,
+                        std::string *warning);
+
+/// The checksum file of the cache entry at `entryPath` ("DIR/NAME"):
+/// "DIR/checksums/NAME.sha256".
+std::string cacheChecksumPath(const std::string &entryPath);
+
+/// Checks the file at `entryPath` against its checksum file: true when the
+/// size and SHA-256 match; otherwise an error that names the path and says
+/// what is wrong (no checksum file, truncated, checksum mismatch, unreadable).
+/// Removes nothing.
+Result<bool> cacheVerify(const std::string &entryPath);
+
+/// Atomically installs the file at `tmpPath` as `key` + `ext`, with its
+/// checksum file, and returns the final path. `tmpPath` should be on the
+/// cache's filesystem (as cacheTempPath() files are); otherwise it is copied
+/// there first. Safe when several processes install the same key at once: each
+/// rename(2) replaces the entry whole, so the result is one complete file with
+/// its own checksum. The temporary file is gone afterwards, on success and on
+/// failure. Errors are one line naming the cache directory and the system's
+/// reason (e.g. "No space left on device").
 Result<std::string> cacheInstall(const std::string &tmpPath,
                                  const std::string &key,
                                  const std::string &ext);
@@ -71,8 +114,8 @@ Result<std::string> cacheInstall(const std::string &tmpPath,
 /// file itself is not created.
 std::string cacheTempPath(const std::string &ext);
 
-/// Removes the cached artifact `key` + `ext` (e.g. one that failed to load);
-/// true if it existed.
+/// Removes the cached artifact `key` + `ext` (e.g. one that failed to load)
+/// and its checksum file; true if the artifact existed.
 bool cacheRemove(const std::string &key, const std::string &ext);
 
 /// Removes files in cacheDir()/tmp last modified more than `maxAgeSeconds`

@@ -22,7 +22,15 @@ namespace uop::rt {
 class SharedLibrary {
 public:
   /// Loads `path`. A path without '/' means a file in the current directory
-  /// (not a search of the library path). Errors carry dlerror()'s text.
+  /// (not a search of the library path). Before dlopen, the file must be a
+  /// complete ELF shared object of this machine's class, byte order and
+  /// architecture (dlopen of a truncated file would fault later, SIGBUS), and
+  /// a cache entry (a file with a cacheChecksumPath() beside it) must pass
+  /// cacheVerify(). Errors are "PATH: cannot load: WHY", e.g. "not an ELF
+  /// shared object (no ELF magic)", "an ELF file for AArch64, not this
+  /// machine (x86-64)", "truncated ELF file (4096 bytes; its headers describe
+  /// 16384)", "the cache entry is corrupted (checksum mismatch)", or
+  /// dlerror()'s text.
   static Result<std::unique_ptr<SharedLibrary>> open(const std::string &path);
 
   /// The address of `name`, or nullptr if the library has no such symbol.
@@ -46,7 +54,8 @@ private:
 /// loaded while any copy lives.
 class CpuKernel {
 public:
-  /// Loads `soPath` and looks up `entry`.
+  /// Loads `soPath` (checked as SharedLibrary::open does) and looks up
+  /// `entry`.
   static Result<CpuKernel> load(const std::string &soPath,
                                 const std::string &entry = "uop_entry");
 
