@@ -53,6 +53,7 @@ std::vector<HostBuffer> Executable::values(const std::vector<const HostBuffer *>
   std::vector<HostBuffer> out;
   for (const PlanValue &v : hostPlan.values) {
     const HostBuffer &flat = *argBuffers.at(v.arg);
+    // No larger than its argument (HostPlan::parse checks), which exists.
     HostBuffer value(flat.dtype(), v.shape);
     std::memcpy(value.data(), flat.data(), value.bytes());
     out.push_back(std::move(value));

@@ -31,7 +31,7 @@ using namespace mlir;
 LogicalResult mlir::uop::addPackedEntry(ModuleOp module, StringRef kernel) {
   auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(kernel);
   if (!fn)
-    return module.emitError("no LLVM function @") << kernel << " to wrap";
+    return emitError(module.getLoc(), "no LLVM function @") << kernel << " to wrap";
   MLIRContext *ctx = module.getContext();
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(module.getBody());
@@ -45,7 +45,7 @@ LogicalResult mlir::uop::addPackedEntry(ModuleOp module, StringRef kernel) {
   SmallVector<Value> args;
   for (auto [i, type] : llvm::enumerate(fn.getFunctionType().getParams())) {
     if (!isa<LLVM::LLVMPointerType>(type))
-      return fn.emitError("kernel argument ") << i << " is not a pointer: " << type;
+      return emitError(fn.getLoc(), "kernel argument ") << i << " is not a pointer: " << type;
     Value slot = LLVM::GEPOp::create(b, loc, ptrType, ptrType, body->getArgument(0),
                                      ArrayRef<LLVM::GEPArg>{(int32_t)i});
     args.push_back(LLVM::LoadOp::create(b, loc, ptrType, slot));
@@ -115,14 +115,14 @@ static std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module,
   attachLoopAnnotations(module);
   std::unique_ptr<llvm::Module> llvmModule = translateModuleToLLVMIR(module, ctx, "uop");
   if (!llvmModule) {
-    module.emitError("translation to LLVM IR failed");
+    emitError(module.getLoc(), "translation to LLVM IR failed");
     return nullptr;
   }
   llvmModule->setDataLayout(tm.createDataLayout());
   llvmModule->setTargetTriple(tm.getTargetTriple());
   auto optimize = makeOptimizingTransformer(optLevel, 0, &tm);
   if (llvm::Error err = optimize(llvmModule.get())) {
-    module.emitError("LLVM optimization failed: ") << llvm::toString(std::move(err));
+    emitError(module.getLoc(), "LLVM optimization failed: ") << llvm::toString(std::move(err));
     return nullptr;
   }
   return llvmModule;
@@ -134,7 +134,7 @@ mlir::uop::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &ctx,
   std::string error;
   auto tm = createTargetMachine(options, error);
   if (!tm) {
-    module.emitError(error);
+    emitError(module.getLoc(), error);
     return nullptr;
   }
   return translateAndOptimize(module, ctx, *tm, options.optLevel);
@@ -153,7 +153,7 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
   std::string error;
   auto tm = createTargetMachine(options, error);
   if (!tm)
-    return module.emitError(error), failure();
+    return emitError(module.getLoc(), error), failure();
 
   // The key: the LLVM-dialect IR, the target and the flags.
   std::string ir;
@@ -169,6 +169,10 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
   std::string cached = ::uop::rt::cacheLookup(key, ".so");
   if (!cached.empty())
     return cached;
+  // A cache that cannot take the library is one line, before any work.
+  if (auto dir = ::uop::rt::cacheDirChecked(); !dir.ok())
+    return emitError(module.getLoc(), "cannot compile into the cache: ") << dir.error(),
+           failure();
 
   llvm::LLVMContext ctx;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -181,10 +185,10 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
     std::error_code ec;
     llvm::ToolOutputFile obj(objPath, ec, llvm::sys::fs::OF_None);
     if (ec)
-      return module.emitError("cannot write ") << objPath << ": " << ec.message(), failure();
+      return emitError(module.getLoc(), "cannot write ") << objPath << ": " << ec.message(), failure();
     llvm::legacy::PassManager pm;
     if (tm->addPassesToEmitFile(pm, obj.os(), nullptr, llvm::CodeGenFileType::ObjectFile))
-      return module.emitError("the target cannot emit object files"), failure();
+      return emitError(module.getLoc(), "the target cannot emit object files"), failure();
     pm.run(*llvmModule);
     obj.keep();
   }
@@ -192,7 +196,7 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
   std::string linker = findLinker();
   if (linker.empty()) {
     llvm::sys::fs::remove(objPath);
-    return module.emitError("no linker found (install clang-22)"), failure();
+    return emitError(module.getLoc(), "no linker found (install clang-22)"), failure();
   }
   SmallVector<std::string> argv = {linker, "-shared", "-o", soPath, objPath, "-lm"};
   if (usesOpenMP) {
@@ -205,12 +209,12 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
   llvm::sys::fs::remove(objPath);
   if (rc != 0) {
     llvm::sys::fs::remove(soPath);
-    return module.emitError("linking the kernel failed (") << linker << " exited with "
+    return emitError(module.getLoc(), "linking the kernel failed (") << linker << " exited with "
                                                          << rc << ") " << errMsg,
            failure();
   }
   auto installed = ::uop::rt::cacheInstall(soPath, key, ".so");
   if (!installed.ok())
-    return module.emitError("cannot cache the kernel: ") << installed.error(), failure();
+    return emitError(module.getLoc(), "cannot cache the kernel: ") << installed.error(), failure();
   return installed.value();
 }
