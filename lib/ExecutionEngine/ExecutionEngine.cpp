@@ -172,6 +172,39 @@ static FailureOr<rt::HostPlan::Form> classifyMain(ModuleOp module) {
   return shaped ? rt::HostPlan::Shaped : rt::HostPlan::InPlace;
 }
 
+/// The launches of a lowered host (or the one launch of a kernel graph),
+/// with the plan argument bound to each kernel parameter.
+static LogicalResult recordLaunches(func::FuncOp main, rt::HostPlan &plan) {
+  if (plan.form == rt::HostPlan::InPlace) {
+    rt::PlanLaunch l{0, {}};
+    for (unsigned i = 0; i < plan.args.size(); ++i)
+      l.args.push_back(i);
+    plan.launches.push_back(std::move(l));
+    return success();
+  }
+  llvm::StringMap<unsigned> kernelIndex;
+  for (auto [i, k] : llvm::enumerate(plan.kernels))
+    kernelIndex[k.name] = i;
+  for (auto call : main.getBody().getOps<func::CallOp>()) {
+    auto it = kernelIndex.find(call.getCallee());
+    if (it == kernelIndex.end())
+      return emitError(call.getLoc(), "the host calls '") << call.getCallee()
+                                                           << "', which is not one of its kernels";
+    rt::PlanLaunch l{it->second, {}};
+    for (Value v : call.getOperands()) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getArgNumber() >= plan.args.size())
+        return emitError(call.getLoc(), "a kernel argument is not one of the host's buffers");
+      l.args.push_back(arg.getArgNumber());
+    }
+    plan.launches.push_back(std::move(l));
+  }
+  if (plan.launches.size() != plan.numLaunches)
+    return emitError(main.getLoc(), "the host makes ")
+           << plan.launches.size() << " calls for " << plan.numLaunches << " launches";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // compile
 //===----------------------------------------------------------------------===//
@@ -232,6 +265,15 @@ FailureOr<std::unique_ptr<rt::Executable>> mlir::uop::compile(ModuleOp program,
       k.flops = countFlops(f);
       k.bytes = countBytes(f);
     }
+  }
+
+  // The host's launches become calls; each call's operands are the host's
+  // arguments (temporaries too), which are the plan's, in order.
+  {
+    PassManager pm(ctx);
+    buildUopHostStage(pm, pipeline);
+    if (failed(pm.run(*module)) || failed(recordLaunches(main, plan)))
+      return failure();
   }
 
   // L3 -> LLVM dialect -> a shared library (the CPU target only translates).

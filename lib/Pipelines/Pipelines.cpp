@@ -31,11 +31,13 @@ void mlir::uop::buildUopLinearizeStage(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass());
 }
 
-void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
-  // The host's launches become calls.
+void mlir::uop::buildUopHostStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
   UopLowerHostPassOptions host;
   host.tempsAsArgs = options.hostTempsAsArgs;
   pm.addPass(createUopLowerHostPass(host));
+}
+
+void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // THREAD ranges: scf.parallel -> omp.parallel + omp.wsloop, or serial loops.
@@ -64,6 +66,7 @@ void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
                                     const UopCpuPipelineOptions &options) {
   buildUopKernelizeStage(pm, options);
   buildUopLinearizeStage(pm);
+  buildUopHostStage(pm, options);
   buildUopLLVMStage(pm, options);
 }
 

@@ -7,7 +7,7 @@
 using namespace uop::rt;
 
 /// Bumped whenever the text form changes.
-static constexpr const char *kPlanHeader = "uop-host-plan 2";
+static constexpr const char *kPlanHeader = "uop-host-plan 3";
 
 std::vector<int64_t> HostPlan::inputSlots() const {
   std::vector<int64_t> slots;
@@ -57,6 +57,13 @@ std::string HostPlan::serialize() const {
   for (const PlanKernel &k : kernels)
     os << "kernel " << k.name << " " << k.launches << " " << k.flops << " " << k.bytes << " "
        << k.opts << "\n";
+  for (const PlanLaunch &l : launches) {
+    os << "launch " << l.kernel << " " << l.args.size();
+    for (unsigned a : l.args)
+      os << " " << a;
+    os << " grid " << l.grid[0] << " " << l.grid[1] << " " << l.grid[2] << " block "
+       << l.block[0] << " " << l.block[1] << " " << l.block[2] << "\n";
+  }
   os << "end\n";
   return os.str();
 }
@@ -121,6 +128,27 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
       ls >> std::ws;
       std::getline(ls, k.opts);
       plan.kernels.push_back(std::move(k));
+    } else if (word == "launch") {
+      PlanLaunch l{};
+      size_t nargs = 0;
+      ls >> l.kernel >> nargs;
+      if (!ls || l.kernel >= plan.kernels.size() || nargs > plan.args.size() * 4 + 64)
+        return bad();
+      l.args.resize(nargs);
+      for (unsigned &a : l.args) {
+        ls >> a;
+        if (!ls || a >= plan.args.size())
+          return bad();
+      }
+      std::string g, b;
+      ls >> g >> l.grid[0] >> l.grid[1] >> l.grid[2] >> b >> l.block[0] >> l.block[1] >>
+          l.block[2];
+      if (!ls || g != "grid" || b != "block")
+        return bad();
+      for (int i = 0; i < 3; ++i)
+        if (l.grid[i] < 1 || l.block[i] < 1)
+          return bad();
+      plan.launches.push_back(std::move(l));
     } else if (word == "end") {
       ended = true;
     } else if (!word.empty()) {

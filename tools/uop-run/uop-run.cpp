@@ -122,6 +122,11 @@ void printPlanTo(llvm::raw_ostream &os, const rt::HostPlan &plan) {
     os << llvm::format("  kernel %s: %u launch(es), %.0f flop, %.0f bytes, opts %s\n",
                        k.name.c_str(), k.launches, k.flops, k.bytes,
                        k.opts.empty() ? "none" : k.opts.c_str());
+  for (auto [i, l] : llvm::enumerate(plan.launches)) {
+    os << "  launch " << i << ": " << plan.kernels[l.kernel].name << "(";
+    llvm::interleaveComma(l.args, os, [&](unsigned a) { os << "arg " << a; });
+    os << ")\n";
+  }
 }
 
 } // namespace

@@ -82,6 +82,10 @@ TEST_F(ExecutionEngineTest, PlanCacheAndCompileShareOnePath) {
   // 16 x 16 outputs, 16 multiply-adds each.
   EXPECT_EQ(p1.kernels[0].flops, 16.0 * 16 * 16 * 2);
   EXPECT_EQ(p1.kernels[0].bytes, 3.0 * 256 * 4);
+  // One launch, binding A, B and the output C (the plan's arguments in order).
+  ASSERT_EQ(p1.launches.size(), 1u);
+  EXPECT_EQ(p1.launches[0].kernel, 0u);
+  EXPECT_EQ(p1.launches[0].args, (std::vector<unsigned>{0, 1, 2}));
   rt::HostBuffer a = iota(256), b = iota(256, 2);
   auto v1 = (*direct)->run({{0, &a}, {1, &b}});
   auto v2 = (*cached)->run({{0, &a}, {1, &b}});

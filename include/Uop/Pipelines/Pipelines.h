@@ -44,8 +44,10 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
 void buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
 /// kernels (L1 or L2) -> L3 (uop-rangeify, uop-linearize on each function);
 void buildUopLinearizeStage(OpPassManager &pm);
-/// the host and the L3 kernels -> LLVM dialect (uop-lower-host, cleanup,
-/// OpenMP, the upstream conversions).
+/// the host's launches -> calls of the L3 kernels (uop-lower-host);
+void buildUopHostStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
+/// the host and the L3 kernels -> LLVM dialect (cleanup, OpenMP, the
+/// upstream conversions).
 void buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
 
 /// Shaped program (L1) -> kernels + host -> kernel graphs (L2) ->

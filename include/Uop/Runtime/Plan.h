@@ -50,6 +50,18 @@ struct PlanKernel {
   std::string opts; ///< the #uop.opts it was lowered with, as printed ("" for none)
 };
 
+/// One kernel launch of a run, in order: which kernel, the plan arguments
+/// bound to its parameters (in the kernel's parameter order), and its launch
+/// dimensions (x, y, z; all 1 for a CPU kernel). A runtime that launches
+/// kernels itself (CUDA) follows these; a CPU host function does the same
+/// calls in compiled code.
+struct PlanLaunch {
+  unsigned kernel; ///< index into HostPlan::kernels
+  std::vector<unsigned> args;
+  int64_t grid[3] = {1, 1, 1};
+  int64_t block[3] = {1, 1, 1};
+};
+
 /// The calling convention and contents of a compiled program.
 struct HostPlan {
   /// Shaped: the entry takes inputs, outputs then temporaries (args order)
@@ -59,6 +71,7 @@ struct HostPlan {
   std::vector<PlanArg> args;
   std::vector<PlanValue> values;
   std::vector<PlanKernel> kernels;
+  std::vector<PlanLaunch> launches;
   unsigned numLaunches = 0;
 
   /// The slots an input must be given for: a shaped program's input slots,
