@@ -268,8 +268,8 @@ bool mlir::uop::equivalentForSharing(Operation *a, Operation *b) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Forwards to the bounds cache and records the ops that CSE modified (the
-/// users of merged values): the next round revisits only those.
+/// Forwards to the bounds cache and records the ops that the sharing
+/// modified (the users of merged values): the next round revisits only those.
 struct SharingListener : RewriterBase::ForwardingListener {
   explicit SharingListener(BoundsCache &cache) : ForwardingListener(&cache) {}
   void notifyOperationModified(Operation *op) override {
@@ -289,9 +289,9 @@ struct SharingListener : RewriterBase::ForwardingListener {
 /// made (operands first), before the op that follows; an op left without
 /// uses is erased with what dies with it. In the seed's order each op is
 /// looked at about once, where the greedy driver revisits the users and
-/// operands of every op it changes. rewriteWithSharing certifies the fixed
-/// point with a second one that must change nothing (see there), and runs
-/// the greedy driver otherwise.
+/// operands of every op it changes. applySeedOrderRewrite certifies the
+/// fixed point with a second one that must change nothing (see there), and
+/// runs the greedy driver otherwise.
 class SeedOrderDriver : public RewriterBase::ForwardingListener {
 public:
   SeedOrderDriver(MLIRContext *context, const FrozenRewritePatternSet &patterns,

@@ -140,6 +140,42 @@ TEST_F(SeedOrderRewriteTest, DriverSharesThenRewrites) {
   }
 }
 
+// A fixed point certified by the second in-order pass leaves the IR (the
+// place and location of constants included) as the greedy driver run after
+// the seed-order pass (certify = false) leaves it.
+TEST_F(SeedOrderRewriteTest, CertifiedAsGreedy) {
+  const char *src = R"mlir(
+    func.func @f(%x: i32, %y: i32) -> (i32, i32, i32) {
+      %c4 = uop.const 4 : i32
+      %c2 = uop.const 2 : i32
+      %a = uop.mul %x, %c4 : i32
+      %b = uop.add %a, %c4 : i32
+      %q = uop.floordiv %b, %c4 : i32
+      %p = uop.add %x, %y : i32
+      %p2 = uop.add %x, %y : i32
+      %m = uop.mul %p, %c2 : i32
+      %m2 = uop.mul %p2, %c2 : i32
+      %s = uop.max %m, %m2 : i32
+      %t = uop.add %q, %s : i32
+      return %t, %m, %m2 : i32, i32, i32
+    })mlir";
+  std::string printed[2];
+  for (bool certify : {true, false}) {
+    auto module = parse(src);
+    ASSERT_TRUE(module);
+    BoundsCache cache;
+    FrozenRewritePatternSet patterns = symbolicPatterns(cache);
+    SeedOrderRewriteConfig config;
+    config.cache = &cache;
+    config.certify = certify;
+    ASSERT_TRUE(succeeded(applySeedOrderRewrite(*module, patterns, config)));
+    llvm::raw_string_ostream os(printed[certify]);
+    module->print(os, OpPrintingFlags().enableDebugInfo());
+  }
+  EXPECT_EQ(printed[true], printed[false]);
+  EXPECT_EQ(printed[true].find("uop.max"), std::string::npos);
+}
+
 //===----------------------------------------------------------------------===//
 // Constants
 //===----------------------------------------------------------------------===//
