@@ -8,28 +8,31 @@
 // what the sharing changed, so the whole stays linear in the graph.
 //
 // Why not applyPatternsGreedily followed by mlir::CSE: measured with
-// uop-bench-symbolic on the 2-core dev VM (load 6-8, so CPU time and
-// callgrind instruction counts rather than wall time), the upstream pair (the
-// same patterns and bounds cache, no iteration limit, then the CSE pass)
-// takes 181 ms CPU on the index shape at 10^5 ops where this driver takes
-// 95 ms, and 2.47 s at 10^6 where it takes 1.2-1.6 s (callgrind: 1.0 G
-// instructions against 0.52 G for 10^3..10^5 together), for the same ops; on
-// the dag shape at 10^5 it takes 1.04 s against 0.23 s and keeps 65,455 ops
-// where the seed (and this driver) keeps 64,849. The greedy driver visits a
-// parent before its children are simplified and revisits the users and
-// operands of every op it changes; CSE comes after the rewrite, where the
-// seed hash-conses each node as it is built (rules that ask "the same x"
-// miss); and MLIR's CSE merges `x + y` with `y + x` (mlir-opt --cse does so
-// for arith.addi), which the seed keeps apart. So the driver re-implements
-// only what this needs: the applicator's pattern order (by benefit, taken
-// from the FrozenRewritePatternSet and run per op kind), constants shared
-// before it starts (so that the worklist keeps program order) and hoisted as
-// the greedy driver's folder hoists them, so that a fixed point certified by
-// a second in-order pass leaves the IR as the greedy driver would (that pass
-// instead of a greedy run after the seed-order one saves 4% of the driver's
-// instructions, 521 M against 541 M; `certify = false` runs the greedy
-// driver). OperationEquivalence decides equality for the sharing, and IR
-// outside the flat form the faster table handles goes to
+// uop-bench-symbolic on the 2-core dev VM (load 6-8, so CPU time and callgrind
+// instruction counts rather than wall time), the upstream pair (the same
+// patterns and bounds cache, no iteration limit, then the CSE pass) takes
+// 181 ms CPU on the index shape at 10^5 ops where this driver takes 95 ms, and
+// 2.47 s at 10^6 where it takes 1.2-1.6 s (callgrind: 1.0 G instructions in the
+// rewriting against 0.52 G, 10^3..10^5 together), for the same ops; on the dag
+// shape at 10^5 it takes 1.04 s against 0.23 s and keeps 65,455 ops where the
+// seed (and this driver) keeps 64,849. The greedy driver visits a parent before
+// its children are simplified and revisits the users and operands of every op
+// it changes; CSE comes after the rewrite, where the seed hash-conses each node
+// as it is built (rules that ask "the same x" miss); and MLIR's CSE merges
+// `x + y` with `y + x` (mlir-opt --cse does so for arith.addi), which the seed
+// keeps apart. So the driver re-implements only what this needs: the
+// applicator's pattern order (by benefit, taken from the
+// FrozenRewritePatternSet and run per op kind), constants shared before it
+// starts (so that the worklist keeps program order) and hoisted as the greedy
+// driver's folder hoists them, so that a fixed point certified by a second
+// in-order pass leaves the IR as the greedy driver would (that pass instead of
+// a greedy run after the seed-order one saves 4% of the driver's instructions,
+// 521 M against 541 M; `certify = false` runs the greedy driver), the sharing's
+// hash (hashForSharing: with OperationEquivalence::computeHash instead, the
+// whole benchmark runs 0.97 G instructions against 0.80 G) and the Commutative
+// trait's fold, done in place (Operation::fold's std::stable_partition
+// allocates: 0.83 G against 0.80 G). OperationEquivalence decides equality for
+// the sharing, and IR outside the flat form the faster table handles goes to
 // eliminateCommonSubExpressions and applyPatternsGreedily themselves.
 //
 //===----------------------------------------------------------------------===//
