@@ -9,9 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Rewrite.h"
+#include "Uop/IR/UopBounds.h"
 #include "Uop/IR/UopSemantics.h"
 #include "Uop/Transforms/Passes.h"
+#include "Uop/Transforms/SeedOrderRewrite.h"
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -238,10 +239,15 @@ struct UopEvaluatePass : uop::impl::UopEvaluatePassBase<UopEvaluatePass> {
     populateSymbolicPatterns(patterns, &cache);
     populateEvaluatePatterns(patterns);
     FrozenRewritePatternSet frozen(std::move(patterns));
-    if (failed(rewriteWithSharing(getOperation(), frozen, cache, maxIterations))) {
-      getOperation()->emitError("uop-evaluate did not converge");
+    // The greedy driver (not the seed's order), then sharing; an error on
+    // the op if it does not converge.
+    SeedOrderRewriteConfig config;
+    config.seedOrder = false;
+    config.maxIterations = maxIterations;
+    config.cache = &cache;
+    config.name = "uop-evaluate";
+    if (failed(applySeedOrderRewrite(getOperation(), frozen, config)))
       return signalPassFailure();
-    }
     // A constant index out of bounds of a stack is an error at that index.
     bool failed = false;
     getOperation()->walk([&](IndexOp op) {
