@@ -28,11 +28,6 @@ IntBounds mlir::uop::getFullBounds(Type dtype) {
   return {INT32_MIN, INT32_MAX};
 }
 
-/// Python's `//` for b > 0.
-static int64_t floorDivPos(int64_t a, int64_t b) {
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
 IntBounds mlir::uop::inferUopBounds(Operation *op, ArrayRef<IntBounds> in) {
   Type dtype = getDType(op->getResult(0).getType());
   unsigned width = getIntegerWidth(dtype);
@@ -84,7 +79,7 @@ IntBounds mlir::uop::inferUopBounds(Operation *op, ArrayRef<IntBounds> in) {
   if (isa<MaxOp>(op))
     return result(std::max(a.min, b.min), std::max(a.max, b.max));
   if (isa<FloorDivOp>(op) && b.min == b.max && b.min > 0)
-    return result(floorDivPos(a.min, b.min), floorDivPos(a.max, b.min));
+    return result(floorDiv(a.min, b.min), floorDiv(a.max, b.min));
   if (isa<FloorModOp>(op) && b.min == b.max && b.min > 0) {
     if (0 <= a.min && a.max < b.min)
       return a;

@@ -43,9 +43,6 @@ std::optional<AluKind> mlir::uop::getAluKind(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// Two's complement wrap of an integer into i32.
-static int64_t wrapI32(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
-
 std::optional<Scalar> mlir::uop::truncate(Type dtype, Scalar v) {
   if (dtype.isInteger(1))
     return Scalar::integer(v.truthy());
@@ -72,20 +69,6 @@ std::optional<Scalar> mlir::uop::truncate(Type dtype, Scalar v) {
     return Scalar::real(h.convertToDouble());
   }
   return std::nullopt;
-}
-
-/// Python's `a // b` and `a % b` on integers (floor semantics), b != 0.
-static int64_t floorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0)))
-    --q;
-  return q;
-}
-static int64_t floorMod(int64_t a, int64_t b) {
-  int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0)))
-    r += b;
-  return r;
 }
 
 std::optional<Scalar> mlir::uop::execAlu(AluKind op, Type dtype, ArrayRef<Scalar> vals) {

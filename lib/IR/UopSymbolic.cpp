@@ -58,13 +58,6 @@ bool isConst(Value v) {
   return !isa<UopDialect>(def->getDialect()) && matchPattern(v, m_Constant());
 }
 
-int64_t wrap32(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
-int64_t pyFloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-int64_t pyMod(int64_t a, int64_t b) { return a - pyFloorDiv(a, b) * b; }
-
 /// An integer constant of `type` (a dtype, or a splat tensor of it). With a
 /// cache, the constant is made once per block, at the start of the block
 /// (where it dominates every op of the block), and reused: the rules ask for
@@ -274,7 +267,7 @@ struct ReassocAddConst : SymbolicPattern<AddOp> {
     });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not (x + c1) + c2 of i32");
-    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 + c2));
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrapI32(c1 + c2));
     replaceWithNew<AddOp>(rewriter, op, x, c);
     return success();
   }
@@ -311,7 +304,7 @@ struct CombineMulTerms : SymbolicPattern<AddOp> {
     if (!matchXC<MulOp>(op.getLhs(), x1, c1) || !matchXC<MulOp>(op.getRhs(), x2, c2) ||
         x1 != x2)
       return rewriter.notifyMatchFailure(op, "not x*c1 + x*c2 of i32");
-    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 + c2));
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrapI32(c1 + c2));
     replaceWithNew<MulOp>(rewriter, op, x1, c);
     return success();
   }
@@ -328,7 +321,7 @@ struct CombineMulSelf : SymbolicPattern<AddOp> {
     });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not x*c1 + x of i32");
-    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 + 1));
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrapI32(c1 + 1));
     replaceWithNew<MulOp>(rewriter, op, x, c);
     return success();
   }
@@ -396,7 +389,7 @@ struct ReassocMulConst : SymbolicPattern<MulOp> {
     });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not (x * c1) * c2 of i32");
-    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 * c2));
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrapI32(c1 * c2));
     replaceWithNew<MulOp>(rewriter, op, x, c);
     return success();
   }
@@ -418,7 +411,7 @@ struct DistributeConstAdd : SymbolicPattern<MulOp> {
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not (x + c1) * c2 of i32");
     Value prod = build<MulOp>(rewriter, cache, op.getLoc(), x, c2v);
-    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrap32(c1 * c2));
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrapI32(c1 * c2));
     replaceWithNew<AddOp>(rewriter, op, prod, c);
     return success();
   }
@@ -472,7 +465,7 @@ struct ModDiv : SymbolicPattern<FloorDivOp> {
     std::optional<int64_t> c2 = constInt(op.getRhs());
     if (!c2 || !matchXCOrdered<FloorModOp>(op.getLhs(), x, c1))
       return rewriter.notifyMatchFailure(op, "not (x % c1) // c2");
-    if (*c2 <= 0 || c1 <= 0 || pyMod(c1, *c2) != 0)
+    if (*c2 <= 0 || c1 <= 0 || floorMod(c1, *c2) != 0)
       return rewriter.notifyMatchFailure(op, "c2 does not divide c1 > 0");
     Location loc = op.getLoc();
     Value q = build<FloorDivOp>(rewriter, cache, loc, x, op.getRhs());
@@ -491,7 +484,7 @@ struct ModMod : SymbolicPattern<FloorModOp> {
     std::optional<int64_t> c2 = constInt(op.getRhs());
     if (!c2 || !matchXCOrdered<FloorModOp>(op.getLhs(), x, c1))
       return rewriter.notifyMatchFailure(op, "not (x % c1) % c2");
-    if (*c2 <= 0 || pyMod(c1, *c2) != 0)
+    if (*c2 <= 0 || floorMod(c1, *c2) != 0)
       return rewriter.notifyMatchFailure(op, "c2 does not divide c1");
     replaceWithNew<FloorModOp>(rewriter, op, x, op.getRhs());
     return success();
@@ -516,33 +509,21 @@ SmallVector<Value> splitTerms(Value x) {
 /// Whether every term of `u` is a multiple of c (the seed's `_divides`).
 bool divides(Value u, int64_t c) {
   if (std::optional<int64_t> k = constInt(u))
-    return pyMod(*k, c) == 0;
+    return floorMod(*k, c) == 0;
   if (auto mul = u.getDefiningOp<MulOp>())
     if (std::optional<int64_t> k = constInt(mul.getRhs()))
-      return pyMod(*k, c) == 0;
+      return floorMod(*k, c) == 0;
   return false;
 }
 
-/// u / c for a term that `divides` says is a multiple of c (i32 scalars of
-/// `type`: see DivSum).
+/// u / c for a term that `divides` says is a multiple of c (of `type`).
 Built divided(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type, Value u,
               int64_t c) {
   if (std::optional<int64_t> k = constInt(u))
-    return {Value(), pyFloorDiv(*k, c)};
+    return {Value(), floorDiv(*k, c)};
   auto mul = u.getDefiningOp<MulOp>();
-  int64_t k = pyFloorDiv(*constInt(mul.getRhs()), c);
+  int64_t k = floorDiv(*constInt(mul.getRhs()), c);
   return build<MulOp>(rewriter, cache, loc, type, known(mul.getLhs()), {Value(), k});
-}
-
-/// u / c for a term that `divides` says is a multiple of c.
-Value divided(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Value u,
-              int64_t c) {
-  if (std::optional<int64_t> k = constInt(u))
-    return constLike(rewriter, cache, loc, u.getType(), pyFloorDiv(*k, c));
-  auto mul = u.getDefiningOp<MulOp>();
-  int64_t k = *constInt(mul.getRhs());
-  Value kc = constLike(rewriter, cache, loc, u.getType(), pyFloorDiv(k, c));
-  return build<MulOp>(rewriter, cache, loc, mul.getLhs(), kc);
 }
 
 /// (a*c + b) // c -> a + b // c and (a*c + b) % c -> b % c: always true for
@@ -563,38 +544,23 @@ struct DivSum : SymbolicPattern<OpTy> {
     Location loc = op.getLoc();
     Type type = op.getType();
     BoundsCache *cache = this->cache;
-    if (isScalarI32(op.getLhs()) && type == op.getLhs().getType() &&
-        type == op.getRhs().getType()) {
-      // i32 scalars: constants along the way are made only if they are used.
-      Built r = rest.empty() ? Built{Value(), 0} : known(rest.front());
-      for (Value t : ArrayRef(rest).drop_front(rest.empty() ? 0 : 1))
-        r = build<AddOp>(rewriter, cache, loc, type, r, known(t));
-      Built result;
-      if (isMod) {
-        result = build<FloorModOp>(rewriter, cache, loc, type, r, known(op.getRhs()));
-      } else {
-        Built q = divided(rewriter, cache, loc, type, quot.front(), *c);
-        for (Value t : ArrayRef(quot).drop_front())
-          q = build<AddOp>(rewriter, cache, loc, type, q,
-                           divided(rewriter, cache, loc, type, t, *c));
-        Built rq = build<FloorDivOp>(rewriter, cache, loc, type, r, known(op.getRhs()));
-        result = build<AddOp>(rewriter, cache, loc, type, q, rq);
-      }
-      rewriter.replaceOp(op, made(rewriter, cache, loc, type, result));
-      return success();
-    }
-    Value r = rest.empty() ? constLike(rewriter, cache, loc, type, 0) : rest.front();
+    // Through the Built form: for i32 scalars, constants along the way are
+    // made only if they are used; for tensors (splat constants) every value
+    // is made as it is built.
+    Built r = rest.empty() ? Built{Value(), 0} : known(rest.front());
     for (Value t : ArrayRef(rest).drop_front(rest.empty() ? 0 : 1))
-      r = build<AddOp>(rewriter, cache, loc, r, t);
+      r = build<AddOp>(rewriter, cache, loc, type, r, known(t));
+    Built result;
     if (isMod) {
-      rewriter.replaceOp(op, build<FloorModOp>(rewriter, cache, loc, r, op.getRhs()));
-      return success();
+      result = build<FloorModOp>(rewriter, cache, loc, type, r, known(op.getRhs()));
+    } else {
+      Built q = divided(rewriter, cache, loc, type, quot.front(), *c);
+      for (Value t : ArrayRef(quot).drop_front())
+        q = build<AddOp>(rewriter, cache, loc, type, q, divided(rewriter, cache, loc, type, t, *c));
+      Built rq = build<FloorDivOp>(rewriter, cache, loc, type, r, known(op.getRhs()));
+      result = build<AddOp>(rewriter, cache, loc, type, q, rq);
     }
-    Value q = divided(rewriter, cache, loc, quot.front(), *c);
-    for (Value t : ArrayRef(quot).drop_front())
-      q = build<AddOp>(rewriter, cache, loc, q, divided(rewriter, cache, loc, t, *c));
-    Value rq = build<FloorDivOp>(rewriter, cache, loc, r, op.getRhs());
-    rewriter.replaceOp(op, build<AddOp>(rewriter, cache, loc, q, rq));
+    rewriter.replaceOp(op, made(rewriter, cache, loc, type, result));
     return success();
   }
 };
@@ -652,7 +618,7 @@ struct LtMulConst : SymbolicPattern<CmpLtOp> {
       return rewriter.notifyMatchFailure(op, "not x*c1 < c2 of i32");
     if (c1 <= 0)
       return rewriter.notifyMatchFailure(op, "c1 is not positive");
-    Value c = constLike(rewriter, cache, op.getLoc(), x.getType(), -pyFloorDiv(-*c2, c1));
+    Value c = constLike(rewriter, cache, op.getLoc(), x.getType(), -floorDiv(-*c2, c1));
     replaceWithNew<CmpLtOp>(rewriter, op, x, c);
     return success();
   }

@@ -22,6 +22,21 @@
 
 namespace mlir::uop {
 
+/// Two's complement wrap of an integer into i32 (the seed's i32 arithmetic).
+inline int64_t wrapI32(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
+
+/// Python's `a // b` on integers (floor, not C's truncation); b != 0.
+inline int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+/// Python's `a % b` on integers (the sign of b); b != 0.
+inline int64_t floorMod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+
 /// One element of a uop dtype as `exec_alu` sees it: an integer for bool
 /// (0 or 1) and i32 (sign-extended), a double for f16 and f32 (whose value is
 /// exactly representable in the dtype).
