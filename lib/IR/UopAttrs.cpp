@@ -1,6 +1,8 @@
 //===- UopAttrs.cpp - uop attributes and enums -----------------*- C++ -*-===//
 
 #include "Uop/IR/UopAttrs.h"
+
+#include "llvm/ADT/StringExtras.h"
 #include "Uop/IR/UopDialect.h"
 
 #include "mlir/IR/Builders.h"

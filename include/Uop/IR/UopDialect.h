@@ -3,8 +3,8 @@
 #ifndef UOP_IR_UOPDIALECT_H
 #define UOP_IR_UOPDIALECT_H
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Dialect.h"
+#include "mlir/IR/Operation.h"
 
 #include "Uop/IR/UopOpsDialect.h.inc"
 

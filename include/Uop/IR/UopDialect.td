@@ -38,7 +38,6 @@ def Uop_Dialect : Dialect {
     }
     ```
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
