@@ -1,8 +1,10 @@
 //===- UIRRegistration.cpp - .uir translations -----------------*- C++ -*-===//
 
 #include "Uop/IR/UopDialect.h"
+#include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
@@ -21,13 +23,12 @@ void mlir::uop::registerUIRTranslations() {
         return importUIR(sourceMgr, context);
       },
       registerUIRDialects);
-  static TranslateFromMLIRRegistration exportUir(
+  // From a program, .uir or .mlir (by extension). The arith dialect is
+  // registered so that a lowered program is reported op by op ("not an op of
+  // the uop dialect") rather than as an unknown dialect.
+  static bool once = (registerProgramTranslation(
       "export-uir", "print a module's program as .uir",
-      [](Operation *op, raw_ostream &os) -> LogicalResult {
-        auto module = dyn_cast<ModuleOp>(op);
-        if (!module)
-          return op->emitError("expected a builtin.module");
-        return uop::exportUIR(module, os);
-      },
-      registerUIRDialects);
+      [](ModuleOp module, raw_ostream &os) { return uop::exportUIR(module, os); },
+      [](DialectRegistry &registry) { registry.insert<arith::ArithDialect>(); }), true);
+  (void)once;
 }
