@@ -518,15 +518,31 @@ static void mergeEnds(func::FuncOp func) {
 
 struct UopRangeifyPass : mlir::uop::impl::UopRangeifyPassBase<UopRangeifyPass> {
   using Base::Base;
+  /// The simplification rules are gathered once, not per kernel.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    simplify = getRangeifySimplifyPatterns(ctx);
+    return success();
+  }
   void runOnOperation() override {
-    if (failed(rangeifyFunction(getOperation())))
+    if (failed(rangeifyFunction(getOperation(), &simplify)))
       signalPassFailure();
   }
+  FrozenRewritePatternSet simplify;
 };
 
 } // namespace
 
-LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func) {
+FrozenRewritePatternSet mlir::uop::getRangeifySimplifyPatterns(MLIRContext *ctx) {
+  RewritePatternSet set(ctx);
+  populateSymbolicPatterns(set);
+  for (RegisteredOperationName name : ctx->getRegisteredOperations())
+    if (name.getDialectNamespace() == "uop")
+      name.getCanonicalizationPatterns(set, ctx);
+  return FrozenRewritePatternSet(std::move(set));
+}
+
+LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func,
+                                          const FrozenRewritePatternSet *simplify) {
   // The host of a kernelized program is uop-lower-host's.
   if (func.isExternal() || !llvm::hasSingleElement(func.getBody()) ||
       isHost(func))
@@ -559,15 +575,10 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func) {
   mergeEnds(func);
   // The seed's final simplify: fold and apply the symbolic rules to the
   // kernel. The greedy driver also erases the shaped graph, now dead.
-  {
-    MLIRContext *ctx = func.getContext();
-    RewritePatternSet set(ctx);
-    populateSymbolicPatterns(set);
-    for (RegisteredOperationName name : ctx->getRegisteredOperations())
-      if (name.getDialectNamespace() == "uop")
-        name.getCanonicalizationPatterns(set, ctx);
-    if (failed(applyPatternsGreedily(func, std::move(set))))
-      return func.emitOpError("uop-rangeify: simplification did not converge");
-  }
+  FrozenRewritePatternSet own;
+  if (!simplify)
+    simplify = &(own = getRangeifySimplifyPatterns(func.getContext()));
+  if (failed(applyPatternsGreedily(func, *simplify)))
+    return func.emitOpError("uop-rangeify: simplification did not converge");
   return success();
 }

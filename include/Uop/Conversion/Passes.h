@@ -10,6 +10,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "Uop/IR/UopDialect.h"
 #include "Uop/Runtime/Plan.h"
 
@@ -26,7 +27,14 @@ LogicalResult linearizeKernel(func::FuncOp func);
 
 /// Lowers the shaped program in `func` (its result a value) to a kernel graph
 /// that stores the value into a new buffer slot (the seed's rangeify.lower).
-LogicalResult rangeifyFunction(func::FuncOp func);
+/// `simplify` is the final simplification's rules
+/// (getRangeifySimplifyPatterns); null gathers them for this call.
+LogicalResult rangeifyFunction(func::FuncOp func,
+                               const FrozenRewritePatternSet *simplify = nullptr);
+
+/// The rules uop-rangeify simplifies a kernel with: the seed's symbolic rules
+/// and the uop ops' canonicalizations.
+FrozenRewritePatternSet getRangeifySimplifyPatterns(MLIRContext *ctx);
 
 /// One argument of a lowered host function, and the calling convention of a
 /// kernelized program's host function once lowered by uop-lower-host: its
