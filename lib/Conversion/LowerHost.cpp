@@ -225,9 +225,24 @@ namespace {
 struct UopLowerHostPass : mlir::uop::impl::UopLowerHostPassBase<UopLowerHostPass> {
   using Base::Base;
   void runOnOperation() override {
-    for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>()))
-      if (isHost(func) && failed(lowerHost(func, tempsAsArgs)))
+    bool any = false;
+    for (auto func : llvm::make_early_inc_range(getOperation().getOps<func::FuncOp>())) {
+      if (!isHost(func))
+        continue;
+      any = true;
+      if (failed(lowerHost(func, tempsAsArgs)))
         return signalPassFailure();
+    }
+    // A module with no host is left as it is; say so when it holds a shaped
+    // program that was never kernelized (a likely mistake in a pipeline).
+    if (!any)
+      for (auto func : getOperation().getOps<func::FuncOp>())
+        if (!func.isExternal() && !isKernel(func) && func.getNumResults() > 0 &&
+            !isa<VoidType>(func.getResultTypes().front()))
+          emitWarning(func.getLoc(), "uop-lower-host: @")
+              << func.getSymName()
+              << " is not the host of a kernelized program (run uop-kernelize first); "
+                 "nothing to lower";
   }
 };
 } // namespace

@@ -8,6 +8,7 @@
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -70,9 +71,35 @@ void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
   buildUopLLVMStage(pm, options);
 }
 
+/// Registers a pipeline that runs on a builtin.module: nested under another
+/// op (`func.func(uop-cpu-pipeline)`) it is a clear error, not an abort on
+/// its first module pass.
+template <typename Options>
+static void registerModulePipeline(StringRef name, StringRef description,
+                                   void (*builder)(OpPassManager &, const Options &)) {
+  std::string pipeline = name.str();
+  registerPassPipeline(
+      name, description,
+      [builder, pipeline](OpPassManager &pm, StringRef optionsStr,
+                          function_ref<LogicalResult(const Twine &)> errorHandler) {
+        std::optional<StringRef> anchor = pm.getOpName();
+        if (anchor && *anchor != ModuleOp::getOperationName())
+          return errorHandler(pipeline + " runs on a builtin.module, not nested under '" +
+                              *anchor + "' (use --pass-pipeline='builtin.module(" +
+                              pipeline + ")' or --" + pipeline + ")");
+        Options options;
+        if (failed(options.parseFromString(optionsStr)))
+          return failure();
+        builder(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) { optHandler(Options()); });
+}
+
 void mlir::uop::registerUopPipelines() {
-  PassPipelineRegistration<UopCpuPipelineOptions>(
+  registerModulePipeline<UopCpuPipelineOptions>(
       "uop-cpu-pipeline",
-      "uop shaped program or kernel graph -> scf -> LLVM dialect (buffers as bare pointers in slot order)",
+      "uop shaped program or kernel graph -> scf -> LLVM dialect (buffers as bare pointers in "
+      "slot order)",
       buildUopCpuPipeline);
 }
