@@ -281,8 +281,13 @@ Result<Bundle> uop::rt::readBundle(const std::string &path) {
     // Read what the header announces, and one byte more to notice trailing
     // data; a truncated file just ends early.
     uint64_t want = size > kHeaderSize ? size - kHeaderSize + 1 : 1;
-    if (S_ISREG(st.st_mode))
-      want = std::min<uint64_t>(want, static_cast<uint64_t>(st.st_size) + 1);
+    if (S_ISREG(st.st_mode)) {
+      uint64_t fileSize = static_cast<uint64_t>(st.st_size);
+      if (fileSize > size && size >= kHeaderSize + kChecksumSize)
+        return Error{path + ": malformed uop bundle (" + std::to_string(fileSize) +
+                     " bytes; its header says " + std::to_string(size) + ")"};
+      want = std::min<uint64_t>(want, fileSize + 1);
+    }
     if (!readUpTo(fd, bytes, want))
       return Error{path + ": cannot read: " + sysError()};
   }
