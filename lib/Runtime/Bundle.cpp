@@ -101,10 +101,28 @@ Bundle Bundle::cpu(HostPlan plan, std::string libraryBytes, std::string arch) {
   return b;
 }
 
+std::string uop::rt::ptxTarget(const std::string &ptx) {
+  size_t at = 0;
+  while ((at = ptx.find(".target", at)) != std::string::npos) {
+    // At the start of a line (after blanks), followed by a blank.
+    size_t line = ptx.find_last_not_of(" \t", at == 0 ? std::string::npos : at - 1);
+    bool starts = at == 0 || line == std::string::npos || ptx[line] == '\n';
+    at += 7;
+    if (!starts || at >= ptx.size() || (ptx[at] != ' ' && ptx[at] != '\t'))
+      continue;
+    size_t begin = ptx.find_first_not_of(" \t", at);
+    if (begin == std::string::npos)
+      return "";
+    size_t end = ptx.find_first_of(" \t\r\n,", begin);
+    return ptx.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+  }
+  return "";
+}
+
 Bundle Bundle::cuda(HostPlan plan, std::string ptx, std::string chip, std::string cubin) {
   Bundle b;
   b.target = Backend::CUDA;
-  b.arch = std::move(chip);
+  b.arch = chip.empty() ? ptxTarget(ptx) : std::move(chip);
   b.plan = std::move(plan);
   b.ptx = std::move(ptx);
   b.cubin = std::move(cubin);
@@ -334,9 +352,15 @@ Result<std::unique_ptr<Executable>> uop::rt::loadBundle(const Bundle &bundle,
   if (bundle.target == Backend::CUDA) {
     Result<std::unique_ptr<Executable>> exe =
         Executable::loadCuda(bundle.plan, bundle.ptx, bundle.cubin);
-    if (!exe && !isNoCudaDevice(exe.error()))
-      return Error{name + ": " + exe.error()};
-    return exe;
+    if (exe || isNoCudaDevice(exe.error()))
+      return exe;
+    std::string msg = name + ": " + exe.error();
+    // Code for another chip is the likely cause of a load failure: say so.
+    Result<std::shared_ptr<CudaDevice>> dev = CudaDevice::get();
+    if (dev && !bundle.arch.empty() && bundle.arch != (*dev)->chip())
+      msg += " (the bundle is for " + bundle.arch + "; this device, " + (*dev)->name() +
+             ", is " + (*dev)->chip() + ")";
+    return Error{msg};
   }
   std::string machine = machineOf(bundle.arch), host = hostMachine();
   if (host != "unknown" && machine != host)
@@ -383,6 +407,8 @@ Result<std::unique_ptr<Executable>> uop::rt::loadBundle(const std::string &path)
 
 Result<Bundle> uop::rt::bundleOf(const Executable &exe, std::string arch) {
   if (exe.backend() == Backend::CUDA) {
+    if (arch.empty())
+      arch = ptxTarget(exe.ptx());
     if (arch.empty() && exe.cudaProgram())
       arch = exe.cudaProgram()->device()->chip();
     return Bundle::cuda(exe.plan(), exe.ptx(), arch, exe.cubin());

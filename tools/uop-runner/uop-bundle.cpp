@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
   } else if (target == "cuda") {
     if (ptx.empty() && cubin.empty())
       fail("a CUDA bundle needs --ptx=K.ptx or --cubin=K.cubin");
-    b = rt::Bundle::cuda(plan.take(), ptx.empty() ? "" : slurp(ptx), arch.empty() ? "sm_90" : arch,
+    b = rt::Bundle::cuda(plan.take(), ptx.empty() ? "" : slurp(ptx), arch,
                          cubin.empty() ? "" : slurp(cubin));
   } else {
     fail("--target must be cpu or cuda, got '" + target + "'");

@@ -155,6 +155,12 @@ TEST(BundleTest, CudaRoundTrip) {
   EXPECT_EQ(r->ptx, ".version 8.0\n");
   EXPECT_EQ(r->cubin, std::string("\x7f" "ELF\0cubin", 10));
   EXPECT_TRUE(r->library.empty());
+
+  // The chip defaults to the PTX's .target.
+  EXPECT_EQ(Bundle::cuda(plan(), "//\n.version 8.0\n  .target sm_90a, texmode_independent\n").arch,
+            "sm_90a");
+  EXPECT_EQ(ptxTarget(".version 8.0\n.target sm_80\n.address_size 64\n"), "sm_80");
+  EXPECT_EQ(ptxTarget("// .target sm_70 in a comment\n.targetx\n"), "");
 }
 
 TEST(BundleTest, BadFiles) {

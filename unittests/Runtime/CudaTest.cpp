@@ -372,6 +372,13 @@ TEST(CudaTest, FakeDriverErrors) {
   ASSERT_FALSE(jit.ok());
   EXPECT_EQ(jit.error(), "cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation "
                          "failed): ptxas fatal : bad PTX; line 2");
+  // Through a bundle: its name first, and a hint when it is for another chip.
+  Result<std::unique_ptr<Executable>> other = loadBundle(
+      Bundle::cuda(vaddPlan(), ".version 8.0\n.target sm_80 INVALID\n"), "old.uopx");
+  ASSERT_FALSE(other.ok());
+  EXPECT_EQ(other.error(), "old.uopx: cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX (a PTX JIT "
+                           "compilation failed): ptxas fatal : bad PTX; line 2 (the bundle is for "
+                           "sm_80; this device, Fake GPU, is sm_90)");
   // A plan kernel the PTX does not define.
   Result<std::unique_ptr<Executable>> missing =
       Executable::loadCuda(vaddPlan("softmax"), kFakePtx);

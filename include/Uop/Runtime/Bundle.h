@@ -62,9 +62,14 @@ struct Bundle {
 
   /// A CPU bundle; `arch` defaults to hostMachine().
   static Bundle cpu(HostPlan plan, std::string libraryBytes, std::string arch = "");
-  /// A CUDA bundle for `chip` (e.g. "sm_90").
-  static Bundle cuda(HostPlan plan, std::string ptx, std::string chip, std::string cubin = "");
+  /// A CUDA bundle for `chip` (e.g. "sm_90"; by default the PTX's
+  /// `.target`). Needs no GPU.
+  static Bundle cuda(HostPlan plan, std::string ptx, std::string chip = "",
+                     std::string cubin = "");
 };
+
+/// The chip of a PTX text's `.target` directive ("sm_90"), or "".
+std::string ptxTarget(const std::string &ptx);
 
 /// The bytes of the .uopx file of `bundle`.
 std::string encodeBundle(const Bundle &bundle);
@@ -89,7 +94,8 @@ Result<Bundle> readBundle(const std::string &path);
 /// its hash, checksummed) or, when the cache cannot take it, a private
 /// temporary file; and loads it with the loader's checks. CUDA: loads the
 /// kernels on the device (Executable::loadCuda); with no GPU the error is
-/// CudaDevice::get()'s, starting "no CUDA device: " (not prefixed).
+/// CudaDevice::get()'s, starting "no CUDA device: " (not prefixed); a load
+/// failure on a device other than the bundle's arch says so.
 Result<std::unique_ptr<Executable>> loadBundle(const Bundle &bundle, const std::string &name);
 
 /// readBundle then loadBundle.
@@ -97,7 +103,7 @@ Result<std::unique_ptr<Executable>> loadBundle(const std::string &path);
 
 /// The bundle of a loaded executable: CPU reads its library file (`arch`
 /// defaults to hostMachine()); CUDA takes its PTX/cubin (`arch` defaults to
-/// the device's chip).
+/// the PTX's `.target`, else the device's chip).
 Result<Bundle> bundleOf(const Executable &exe, std::string arch = "");
 
 } // namespace uop::rt
