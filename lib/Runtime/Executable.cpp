@@ -1,10 +1,51 @@
 //===- Executable.cpp - a compiled program, loaded and runnable -*- C++ -*-===//
 
 #include "Uop/Runtime/Executable.h"
+#include "Uop/Runtime/Cuda.h"
 
 #include <cstring>
 
 using namespace uop::rt;
+
+const char *uop::rt::backendName(Backend backend) {
+  return backend == Backend::CUDA ? "cuda" : "cpu";
+}
+
+Executable::Executable(HostPlan plan, std::string library, CpuKernel kernel)
+    : hostPlan(std::move(plan)), libraryPath(std::move(library)), kernel(std::move(kernel)) {}
+
+Executable::Executable(HostPlan plan, std::string ptx, std::string cubin,
+                       std::unique_ptr<CudaProgram> program)
+    : hostPlan(std::move(plan)), ptxText(std::move(ptx)), cubinImage(std::move(cubin)),
+      cuda(std::move(program)) {}
+
+Executable::~Executable() = default;
+
+Result<std::unique_ptr<Executable>> Executable::loadCuda(HostPlan plan, std::string ptx,
+                                                         std::string cubin) {
+  auto program = CudaProgram::load(plan, ptx, cubin);
+  if (!program.ok())
+    return Error{program.error()};
+  return std::unique_ptr<Executable>(
+      new Executable(std::move(plan), std::move(ptx), std::move(cubin), program.take()));
+}
+
+Result<std::vector<double>> Executable::bench(const std::vector<void *> &args, int runs) {
+  if (cuda)
+    return cuda->bench(args, runs);
+  std::string failure;
+  std::vector<double> times = timeRuns(
+      [&] {
+        if (!failure.empty())
+          return;
+        if (Result<bool> ran = runRaw(args); !ran)
+          failure = ran.error();
+      },
+      runs);
+  if (!failure.empty())
+    return Error{failure};
+  return times;
+}
 
 Result<std::unique_ptr<Executable>> Executable::load(HostPlan plan, const std::string &library) {
   auto kernel = CpuKernel::load(library);
@@ -23,6 +64,8 @@ Result<bool> Executable::check(size_t i, const HostBuffer &b) const {
 }
 
 Result<bool> Executable::runRaw(const std::vector<void *> &args) {
+  if (cuda)
+    return cuda->run(args);
   if (temps.empty()) {
     for (const PlanArg &a : hostPlan.args) {
       if (a.kind != PlanArg::Temp)
@@ -44,7 +87,7 @@ Result<bool> Executable::runRaw(const std::vector<void *> &args) {
       return Error{"the program takes more buffers than the " + std::to_string(args.size()) +
                    " given"};
   }
-  kernel(scratch.data());
+  (*kernel)(scratch.data());
   return true;
 }
 

@@ -176,6 +176,10 @@ std::string elfProblem(const std::string &file) {
 }
 } // namespace
 
+std::string uop::rt::hostMachine() {
+  return kHostMachine >= 0 ? describeMachine(kHostMachine) : "unknown";
+}
+
 Result<std::unique_ptr<SharedLibrary>>
 SharedLibrary::open(const std::string &path) {
   // dlopen searches the library path for a name without '/'; a compiled

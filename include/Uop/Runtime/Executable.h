@@ -1,12 +1,21 @@
 //===- Executable.h - a compiled program, loaded and runnable ----*- C++ -*-===//
 //
 // A compiled uop program as the runtime holds it: its host plan (see
-// Plan.h) and the loaded code of its entry point. No MLIR: the execution
-// engine makes one from a module (mlir::uop::compile), and a process with no
-// compiler loads one from a plan and a library.
+// Plan.h) and the loaded code of its kernels: a CPU shared library's entry
+// point, or a CUDA module (see Cuda.h). No MLIR: the execution engine makes
+// one from a module (mlir::uop::compile), and a process with no compiler
+// loads one from a plan and a library or PTX, or from a bundle (Bundle.h).
 //
 //   auto exe = uop::rt::Executable::load(plan, "/path/to/lib.so");
+//   auto exe = uop::rt::Executable::loadCuda(plan, ptxText);
 //   auto values = (*exe)->run({{0, &a}, {1, &b}});   // a shaped program
+//
+// Both backends have the same interface, with host buffers in and out, so
+// callers (uop-run, uop-runner, the plan cache, the frontend) need not care
+// where the program runs. A CUDA executable owns one device buffer per plan
+// argument (temporaries included, kept across runs); each run copies the
+// host buffers in, launches the plan's launches in order, synchronizes and
+// copies back what the program writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,18 +29,43 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace uop::rt {
+
+class CudaProgram;
+
+/// Where an executable's kernels run.
+enum class Backend { CPU, CUDA };
+
+/// "cpu" / "cuda".
+const char *backendName(Backend backend);
 
 class Executable {
 public:
   /// Loads the entry point (`uop_entry(void **)`) of `library` for `plan`.
   static Result<std::unique_ptr<Executable>> load(HostPlan plan, const std::string &library);
 
+  /// Loads the kernels of `plan` (PlanKernel names = `.entry` names) from
+  /// `ptx` (and/or `cubin`, tried first) on the CUDA device
+  /// (CudaDevice::get()) and allocates the device buffers. Without a GPU or
+  /// driver: an error starting "no CUDA device: ".
+  static Result<std::unique_ptr<Executable>> loadCuda(HostPlan plan, std::string ptx,
+                                                      std::string cubin = "");
+
+  ~Executable();
+
   const HostPlan &plan() const { return hostPlan; }
+  Backend backend() const { return cuda ? Backend::CUDA : Backend::CPU; }
+  /// The CPU library's path ("" for CUDA).
   const std::string &library() const { return libraryPath; }
+  /// The CUDA program's PTX and cubin ("" for CPU).
+  const std::string &ptx() const { return ptxText; }
+  const std::string &cubin() const { return cubinImage; }
+  /// The CUDA side (device, device buffers); null for CPU.
+  CudaProgram *cudaProgram() const { return cuda.get(); }
 
   /// A shaped program: runs on `inputs` (slot -> buffer, each checked
   /// against the slot's dtype and size) and returns its values with their
@@ -46,21 +80,33 @@ public:
   /// temporary, in plan order (temporaries are the executable's own,
   /// allocated on the first run and reused, as the seed's Plan.temp_arrays).
   /// Unchecked: for callers that bind memory themselves (benchmarks).
+  /// CUDA: the pointers are host memory, copied in and back (the outputs /
+  /// written slots) around the launches.
   Result<bool> runRaw(const std::vector<void *> &args);
+
+  /// Times `runs` runs on `args` (as runRaw) after one warm-up run; returns
+  /// the per-run seconds, sorted ascending. CPU: wall-clock time of each
+  /// call. CUDA: the GPU's time of each run's launches, between CUDA events
+  /// (the copies in and back happen once, outside the timing). Afterwards the
+  /// buffers hold what runs + 1 runs leave, on both backends.
+  Result<std::vector<double>> bench(const std::vector<void *> &args, int runs);
 
   /// The values of a shaped program after a run, copied out of the argument
   /// buffers (one per non-temporary argument, in plan order) with their shapes.
   std::vector<HostBuffer> values(const std::vector<const HostBuffer *> &argBuffers) const;
 
 private:
-  Executable(HostPlan plan, std::string library, CpuKernel kernel)
-      : hostPlan(std::move(plan)), libraryPath(std::move(library)), kernel(std::move(kernel)) {}
+  Executable(HostPlan plan, std::string library, CpuKernel kernel);
+  Executable(HostPlan plan, std::string ptx, std::string cubin,
+             std::unique_ptr<CudaProgram> program);
   /// Checks `b` against argument `i` of the plan.
   Result<bool> check(size_t i, const HostBuffer &b) const;
 
   HostPlan hostPlan;
   std::string libraryPath;
-  CpuKernel kernel;
+  std::optional<CpuKernel> kernel;      ///< CPU
+  std::string ptxText, cubinImage;      ///< CUDA
+  std::unique_ptr<CudaProgram> cuda;    ///< CUDA
   std::vector<HostBuffer> temps;
   std::vector<void *> scratch; ///< the entry's argument array, reused
 };

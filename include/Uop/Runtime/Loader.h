@@ -76,6 +76,10 @@ private:
   EntryFn fn;
 };
 
+/// The name of this machine's architecture as the loader's messages spell
+/// it: "x86-64", "AArch64", ... ("unknown" where the loader does not check).
+std::string hostMachine();
+
 /// Runs `fn` once to warm up, then `reps` timed times; returns the per-run
 /// wall-clock seconds, sorted ascending. Nothing runs when reps <= 0.
 std::vector<double> timeRuns(const std::function<void()> &fn, int reps);

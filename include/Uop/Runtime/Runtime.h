@@ -3,7 +3,8 @@
 // Part of the uop project. The runtime (namespace uop::rt, library
 // UopRuntime) has no LLVM or MLIR dependency: it builds alone with
 // -DUOP_RUNTIME_ONLY=ON. It provides typed host buffers, .npy I/O, the
-// on-disk cache of compiled code and the CPU loader.
+// on-disk cache of compiled code, the CPU loader, the CUDA driver API
+// (loaded at run time), executables and bundles.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,9 +12,13 @@
 #define UOP_RUNTIME_RUNTIME_H
 
 #include "Uop/Runtime/Buffer.h"
+#include "Uop/Runtime/Bundle.h"
 #include "Uop/Runtime/Cache.h"
+#include "Uop/Runtime/Cuda.h"
+#include "Uop/Runtime/Executable.h"
 #include "Uop/Runtime/Loader.h"
 #include "Uop/Runtime/Npy.h"
+#include "Uop/Runtime/Plan.h"
 #include "Uop/Runtime/Result.h"
 
 #endif // UOP_RUNTIME_RUNTIME_H
