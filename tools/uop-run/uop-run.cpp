@@ -38,7 +38,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <map>
+#include <cstdio>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -60,30 +60,17 @@ static cl::opt<bool> printBuffers("print", cl::desc("Print the values (or the bu
 static cl::opt<bool> printPlan("print-plan",
                                cl::desc("Print the compiled plan: buffers, and each kernel with "
                                         "its launches, work and opts"));
-static cl::opt<unsigned> benchRuns("bench", cl::desc("Time N runs; print the median and GFLOP/s"),
+static cl::opt<uint64_t> benchRuns("bench", cl::desc("Time N runs; print the median and GFLOP/s"),
                                    cl::init(0));
 static cl::opt<bool> fuseReduce("fuse-reduce",
                                 cl::desc("Kernelize with reductions fused into their consumers"));
 static cl::opt<std::string> optMode("opt", cl::desc("none (default) or hand"), cl::init("none"));
-
-/// The most runs --bench takes (more is surely a mistake, and would overflow
-/// the timer's count).
-static constexpr unsigned kMaxBenchRuns = 1000000;
 
 namespace {
 
 [[noreturn]] void fail(const llvm::Twine &msg) {
   llvm::errs() << "uop-run: error: " << msg << "\n";
   exit(1);
-}
-
-/// Splits "SLOT=FILE".
-std::pair<int64_t, std::string> parseSlotArg(StringRef flag, StringRef arg) {
-  auto [slot, file] = arg.split('=');
-  int64_t n;
-  if (file.empty() || slot.getAsInteger(10, n) || n < 0)
-    fail("--" + flag + " expects SLOT=FILE.npy, got '" + arg + "'");
-  return {n, file.str()};
 }
 
 /// The options of the command line, checked.
@@ -105,46 +92,26 @@ mlir::uop::CompileOptions compileOptions() {
   return options;
 }
 
-void printPlanTo(llvm::raw_ostream &os, const rt::HostPlan &plan) {
-  static const char *kinds[] = {"input", "output", "temp"};
-  os << "plan: " << (plan.form == rt::HostPlan::Shaped ? "shaped" : "in-place") << ", "
-     << plan.numLaunches << " launch(es)\n";
-  for (auto [i, a] : llvm::enumerate(plan.args)) {
-    os << "  arg " << i << ": " << kinds[a.kind];
-    if (a.slot >= 0)
-      os << " slot " << a.slot;
-    os << ", " << a.numel << " x " << rt::dtypeName(a.dtype);
-    if (plan.form == rt::HostPlan::InPlace)
-      os << (a.read ? ", read" : "") << (a.written ? ", written" : "");
-    os << "\n";
-  }
-  for (const rt::PlanKernel &k : plan.kernels)
-    os << llvm::format("  kernel %s: %u launch(es), %.0f flop, %.0f bytes, opts %s\n",
-                       k.name.c_str(), k.launches, k.flops, k.bytes,
-                       k.opts.empty() ? "none" : k.opts.c_str());
-  for (auto [i, l] : llvm::enumerate(plan.launches)) {
-    os << "  launch " << i << ": " << plan.kernels[l.kernel].name << "(";
-    llvm::interleaveComma(l.args, os, [&](unsigned a) { os << "arg " << a; });
-    os << ")\n";
-  }
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "uop-run: compile and run a uop program\n");
   mlir::uop::CompileOptions options = compileOptions();
-  if (benchRuns > kMaxBenchRuns)
-    fail("--bench=" + std::to_string(benchRuns) + ": at most " + std::to_string(kMaxBenchRuns) +
-         " runs");
-  std::optional<uint64_t> seed;
+  rt::RunRequest request;
+  request.inputs = inputs;
+  request.outputs = outputs;
+  request.print = printBuffers;
+  request.bench = benchRuns;
   if (randomInputs.getNumOccurrences()) {
     uint64_t s = 0;
     if (!randomInputs.empty() && StringRef(randomInputs).getAsInteger(10, s))
       fail("--random-inputs expects an integer seed, got '" + randomInputs + "'");
-    seed = s;
+    request.seed = s;
   }
+  if (request.bench > rt::kMaxBenchRuns)
+    fail("--bench=" + std::to_string(request.bench) + ": at most " +
+         std::to_string(rt::kMaxBenchRuns) + " runs");
 
   DialectRegistry registry;
   mlir::uop::registerUIRDialects(registry);
@@ -164,113 +131,11 @@ int main(int argc, char **argv) {
   auto compiled = mlir::uop::compile(*module, options);
   if (failed(compiled))
     return 1;
-  rt::Executable &exe = **compiled;
-  const rt::HostPlan &plan = exe.plan();
-  bool shaped = plan.form == rt::HostPlan::Shaped;
-  if (printPlan)
-    printPlanTo(llvm::outs(), plan);
-
-  // Inputs by slot: each names a slot the program takes, once.
-  std::map<int64_t, std::string> inputFiles;
-  for (const std::string &arg : inputs) {
-    auto [slot, path] = parseSlotArg("input", arg);
-    if (plan.argOfSlot(slot) < 0)
-      fail("--input " + arg + ": the program has no buffer slot " + std::to_string(slot));
-    if (!inputFiles.emplace(slot, path).second)
-      fail("--input " + arg + ": slot " + std::to_string(slot) + " is already given by --input " +
-           std::to_string(slot) + "=" + inputFiles[slot]);
+  if (printPlan) {
+    std::fputs(rt::formatPlan((*compiled)->plan()).c_str(), stdout);
+    std::fflush(stdout);
   }
-  // The buffer of one argument: from its --input file, random, or zeroed.
-  auto makeBuffer = [&](const rt::PlanArg &a) {
-    std::string what = std::to_string(a.numel) + " x " + rt::dtypeName(a.dtype);
-    if (auto it = inputFiles.find(a.slot); a.slot >= 0 && it != inputFiles.end()) {
-      auto buf = rt::readNpy(it->second);
-      if (!buf.ok())
-        fail("slot " + std::to_string(a.slot) + ": " + buf.error());
-      if (buf.value().dtype() != a.dtype || buf.value().numel() != a.numel)
-        fail("slot " + std::to_string(a.slot) + ": the program's buffer is " + what + ", but " +
-             it->second + " holds " + std::to_string(buf.value().numel()) + " x " +
-             rt::dtypeName(buf.value().dtype()));
-      return buf.take();
-    }
-    auto b = rt::HostBuffer::create(a.dtype, {a.numel});
-    if (!b.ok())
-      fail((a.slot >= 0 ? "slot " + std::to_string(a.slot) : std::string("an output")) + ": " +
-           b.error());
-    bool needsInput = shaped ? a.kind == rt::PlanArg::Input : a.read;
-    if (a.slot >= 0 && seed)
-      b.value().fillRandom(*seed + a.slot);
-    else if (needsInput)
-      fail("missing input for slot " + std::to_string(a.slot) + " (a buffer of " + what +
-           " the program reads): pass --input " + std::to_string(a.slot) +
-           "=FILE.npy or --random-inputs");
-    return b.take();
-  };
-  // One buffer per argument that is not a temporary, in plan order.
-  std::vector<rt::HostBuffer> buffers;
-  for (const rt::PlanArg &a : plan.args)
-    if (a.kind != rt::PlanArg::Temp)
-      buffers.push_back(makeBuffer(a));
-  std::vector<void *> args;
-  std::vector<const rt::HostBuffer *> argBuffers;
-  for (rt::HostBuffer &b : buffers) {
-    args.push_back(b.data());
-    argBuffers.push_back(&b);
-  }
-
-  auto runOnce = [&] {
-    auto ran = exe.runRaw(args);
-    if (!ran.ok())
-      fail(ran.error());
-  };
-  if (benchRuns > 0) {
-    auto times = rt::timeRuns(runOnce, static_cast<int>(benchRuns));
-    double t = rt::median(times);
-    llvm::outs() << llvm::format("median %.3f ms over %u runs", t * 1e3, (unsigned)benchRuns);
-    if (plan.flops() > 0)
-      llvm::outs() << llvm::format(", %.2f GFLOP/s", plan.flops() / t / 1e9);
-    llvm::outs() << "\n";
-  } else {
-    runOnce();
-  }
-
-  std::vector<rt::HostBuffer> results;
-  if (shaped)
-    results = exe.values(argBuffers);
-  size_t nextResult = 0;
-  for (const std::string &arg : outputs) {
-    if (!StringRef(arg).contains('=')) {
-      // --output FILE.npy: the next value of a shaped program, with its shape.
-      if (!shaped)
-        fail("--output " + arg + ": a kernel-level program has no value; save a buffer "
-                                 "with --output SLOT=FILE.npy");
-      if (nextResult >= results.size())
-        fail("--output " + arg + ": the program has only " + std::to_string(results.size()) +
-             " value(s)");
-      auto ok = rt::writeNpy(arg, results[nextResult++]);
-      if (!ok.ok())
-        fail(ok.error());
-      continue;
-    }
-    auto [slot, path] = parseSlotArg("output", arg);
-    int64_t index = plan.argOfSlot(slot);
-    if (index < 0)
-      fail("--output " + arg + ": the program has no buffer slot " + std::to_string(slot) +
-           (shaped ? " (save a shaped program's value with --output FILE.npy)" : ""));
-    auto ok = rt::writeNpy(path, buffers[index]);
-    if (!ok.ok())
-      fail(ok.error());
-  }
-  if (printBuffers && shaped) {
-    for (auto [i, value] : llvm::enumerate(results)) {
-      if (results.size() > 1)
-        llvm::outs() << "value " << i << ": ";
-      llvm::outs() << value.format() << "\n";
-    }
-  } else if (printBuffers) {
-    for (auto [i, a] : llvm::enumerate(plan.args))
-      if (a.written)
-        llvm::outs() << "slot " << a.slot << ": " << buffers[i].format() << "\n";
-  }
+  if (rt::Result<bool> ran = rt::runRequest(**compiled, request, stdout); !ran)
+    fail(ran.error());
   return 0;
 }

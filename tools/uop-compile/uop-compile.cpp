@@ -1,0 +1,93 @@
+//===- uop-compile.cpp - compile a uop program into a bundle ----*- C++ -*-===//
+//
+//   uop-compile PROGRAM [--target=cpu|emulate] [--opt=none|hand] [--fuse-reduce]
+//               -o PROGRAM.uopx
+//
+// The compiling half of uop-run: the program (.uir or .mlir) is compiled by
+// the execution engine, and the executable (its host plan and its code: the
+// shared library for the host CPU) is written as a self-contained bundle
+// (uop::rt::Bundle) that uop-runner, which has no compiler, loads and runs
+// on another machine (IREE's compiler / iree-run-module split).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/ExecutionEngine/ExecutionEngine.h"
+#include "Uop/Runtime/Bundle.h"
+#include "Uop/Runtime/Loader.h"
+#include "Uop/Target/Program.h"
+#include "Uop/Target/UIR.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+namespace cl = llvm::cl;
+namespace rt = ::uop::rt;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.uir|program.mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> outputFile("o", cl::desc("The bundle to write (.uopx)"),
+                                       cl::value_desc("file"), cl::Required);
+static cl::opt<std::string> target("target",
+                                   cl::desc("cpu (default), emulate (the GPU mapping on the "
+                                            "CPU) or cuda"),
+                                   cl::init("cpu"));
+static cl::opt<bool> fuseReduce("fuse-reduce",
+                                cl::desc("Kernelize with reductions fused into their consumers"));
+static cl::opt<std::string> optMode("opt", cl::desc("none (default) or hand"), cl::init("none"));
+
+[[noreturn]] static void fail(const llvm::Twine &msg) {
+  llvm::errs() << "uop-compile: error: " << msg << "\n";
+  exit(1);
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "uop-compile: compile a uop program into a bundle\n");
+  mlir::uop::CompileOptions options;
+  if (auto t = mlir::uop::parseCompileTarget(target))
+    options.target = *t;
+  else if (target == "cuda")
+    fail("--target=cuda is not available yet in this build (use cpu or emulate)");
+  else
+    fail("unknown --target '" + target + "' (expected cpu, emulate or cuda)");
+  if (optMode == "hand")
+    options.opt = mlir::uop::OptMode::Hand;
+  else if (optMode != "none")
+    fail("unknown --opt '" + optMode + "' (expected none or hand)");
+  options.fuseReduce = fuseReduce;
+
+  DialectRegistry registry;
+  mlir::uop::registerUIRDialects(registry);
+  registerAllExtensions(registry);
+  MLIRContext context(registry);
+  std::string errorMessage;
+  auto file = openInputFile(inputFile, &errorMessage);
+  if (!file)
+    fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = mlir::uop::parseProgram(sourceMgr, &context);
+  if (!module)
+    return 1;
+  auto exe = mlir::uop::compile(*module, options);
+  if (failed(exe))
+    return 1;
+  std::string cpu =
+      options.codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : options.codegen.cpu;
+  auto bundle = rt::bundleOf(**exe, rt::hostMachine() + " " + cpu);
+  if (!bundle)
+    fail(bundle.error());
+  if (auto ok = rt::writeBundle(outputFile, *bundle); !ok)
+    fail(ok.error());
+  return 0;
+}
