@@ -303,7 +303,13 @@ LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleNa
       return failure();
     auto kernelRef = SymbolRefAttr::get(ctx, moduleName, {FlatSymbolRefAttr::get(ctx, name)});
     auto launch = [&](Location at, ValueRange operands) {
-      auto c = [&](int64_t v) -> Value { return arith::ConstantIndexOp::create(b, at, v); };
+      llvm::SmallDenseMap<int64_t, Value> consts;
+      auto c = [&](int64_t v) -> Value {
+        Value &x = consts[v];
+        if (!x)
+          x = arith::ConstantIndexOp::create(b, at, v);
+        return x;
+      };
       gpu::KernelDim3 grid{c(k.grid[0]), c(k.grid[1]), c(k.grid[2])};
       gpu::KernelDim3 block{c(k.block[0]), c(k.block[1]), c(k.block[2])};
       gpu::LaunchFuncOp::create(b, at, kernelRef, grid, block, /*dynamicSharedMemorySize=*/Value(),

@@ -40,6 +40,11 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -69,6 +74,27 @@ void mlir::uop::buildUopCudaHostStage(OpPassManager &pm, const UopCudaPipelineOp
   pm.addPass(createUopToGPUPass());
 }
 
+/// The toolkit whose libdevice gpu-module-to-binary links (math functions
+/// lower to its __nv_* calls): `given`, else the first of $CUDA_ROOT,
+/// $CUDA_HOME, $CUDA_PATH and /usr/local/cuda that has it. "" leaves it to
+/// MLIR's own default.
+static std::string findCudaToolkit(StringRef given) {
+  if (!given.empty())
+    return given.str();
+  SmallVector<std::string> candidates;
+  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *v = std::getenv(var); v && *v)
+      candidates.push_back(v);
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &dir : candidates) {
+    SmallString<128> libdevice(dir);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(libdevice))
+      return dir;
+  }
+  return "";
+}
+
 void mlir::uop::buildUopNVVMStage(OpPassManager &pm, const UopCudaPipelineOptions &options) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -86,7 +112,8 @@ void mlir::uop::buildUopNVVMStage(OpPassManager &pm, const UopCudaPipelineOption
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa"; // PTX text; needs no CUDA toolkit
+  binary.compilationTarget = "isa"; // PTX text; needs no ptxas
+  binary.toolkitPath = findCudaToolkit(options.toolkit);
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
@@ -126,8 +153,24 @@ FailureOr<std::string> mlir::uop::getPTX(ModuleOp module, StringRef name) {
                                                           << " (run uop-cuda-pipeline first)";
   for (Attribute attr : binary.getObjects()) {
     auto object = dyn_cast<gpu::ObjectAttr>(attr);
-    if (object && object.getFormat() == gpu::CompilationTarget::Assembly)
-      return object.getObject().getValue().str();
+    if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)
+      continue;
+    StringRef ptx = object.getObject().getValue();
+    // A math function that libdevice should have defined.
+    for (size_t at = ptx.find(".extern .func"); at != StringRef::npos;
+         at = ptx.find(".extern .func", at + 1)) {
+      // `.extern .func (.param .b32 func_retval0) __nv_exp2f(`
+      StringRef decl = ptx.substr(at, ptx.find('\n', at) - at);
+      size_t nv = decl.find("__nv_");
+      if (nv != StringRef::npos)
+        return binary.emitOpError("calls ")
+                   << decl.substr(nv).take_until([](char c) { return c == '(' || c == ' '; })
+                   << ", a libdevice function, but libdevice "
+                   << "was not linked: no CUDA toolkit found (uop-cuda-pipeline's toolkit= "
+                   << "option, or $CUDA_HOME)",
+               failure();
+    }
+    return ptx.str();
   }
   return binary.emitOpError("holds no PTX (compile with gpu-module-to-binary{format=isa})"),
          failure();

@@ -55,6 +55,14 @@ static llvm::cl::opt<std::string> ptxChip("chip",
 static llvm::cl::opt<std::string>
     ptxFeatures("ptx-features", llvm::cl::desc("--uop-to-ptx: target features (PTX version)"),
                 llvm::cl::init("+ptx80"));
+static llvm::cl::opt<std::string>
+    ptxToolkit("cuda-toolkit",
+               llvm::cl::desc("--uop-to-ptx: the CUDA toolkit whose libdevice provides the "
+                              "math functions (default: $CUDA_HOME, ..., /usr/local/cuda)"),
+               llvm::cl::init(""));
+static llvm::cl::opt<unsigned>
+    ptxOptLevel("ptx-opt-level", llvm::cl::desc("--uop-to-ptx: LLVM optimization level (0-3)"),
+                llvm::cl::init(3));
 
 /// `--uop-to-ptx`: uop-cuda-pipeline, then the PTX of the kernels' gpu.binary
 /// (one `.entry` per kernel, buffers as `.param .u64` pointers).
@@ -66,6 +74,8 @@ static void registerToPTXTranslation() {
         uop::UopCudaPipelineOptions options;
         options.chip = ptxChip;
         options.features = ptxFeatures;
+        options.optLevel = ptxOptLevel;
+        options.toolkit = ptxToolkit;
         uop::buildUopCudaPipeline(pm, options);
         if (failed(pm.run(module)))
           return failure();

@@ -72,6 +72,12 @@ struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOption
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level", llvm::cl::desc("nvvm-attach-target: LLVM optimization level (0-3)"),
       llvm::cl::init(3)};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("The CUDA toolkit whose libdevice provides the math functions "
+                     "(exp2, log2, sin, ...); default: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH "
+                     "or /usr/local/cuda, the first that has nvvm/libdevice"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> fuseReduce{
       *this, "fuse-reduce",
       llvm::cl::desc("uop-kernelize: fuse reductions into their consumers"),
@@ -99,8 +105,9 @@ void buildUopCudaLinearizeStage(OpPassManager &pm);
 /// dimensions are the launch_func's constant grid/block operands;
 void buildUopCudaHostStage(OpPassManager &pm, const UopCudaPipelineOptions &options);
 /// the gpu.module -> NVVM -> a gpu.binary holding PTX (nvvm-attach-target,
-/// convert-gpu-to-nvvm with bare pointers, gpu-module-to-binary{format=isa});
-/// the host stays at gpu.launch_func.
+/// convert-gpu-to-nvvm with bare pointers, gpu-module-to-binary{format=isa},
+/// linking libdevice from the toolkit when there is one); the host stays at
+/// gpu.launch_func.
 void buildUopNVVMStage(OpPassManager &pm, const UopCudaPipelineOptions &options);
 
 /// Shaped program (L1) or kernel graph (L2) -> gpu.func kernels, a host of
@@ -111,7 +118,8 @@ void buildUopCudaPipeline(OpPassManager &pm, const UopCudaPipelineOptions &optio
 
 /// The PTX text of the gpu.binary `name` (uop-to-gpu's `uop_kernels`) that
 /// uop-cuda-pipeline left in `module`: one `.entry` per kernel. Fails with a
-/// diagnostic if there is no such binary or it does not hold PTX.
+/// diagnostic if there is no such binary, it does not hold PTX, or the PTX
+/// calls a libdevice function that was not linked (no CUDA toolkit found).
 FailureOr<std::string> getPTX(ModuleOp module, StringRef name = "uop_kernels");
 
 /// Registers what uop-cuda-pipeline needs in a context besides its passes:
