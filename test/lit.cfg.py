@@ -57,3 +57,11 @@ if os.path.isdir(os.path.join(os.path.dirname(config.uop_src_root), "shared", "r
 config.environment["UOP_CACHE"] = os.path.join(config.uop_obj_root, "test", "uop-cache")
 if shutil.which("gcc"):
     config.available_features.add("gcc")
+
+# ptxas (the CUDA toolkit) checks the PTX of the GPU path; no GPU is needed.
+ptxas = "/usr/local/cuda/bin/ptxas"
+if not os.path.exists(ptxas):
+    ptxas = shutil.which("ptxas")
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -17,6 +17,7 @@
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
 #include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
 #include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -373,8 +374,8 @@ private:
 
 class Emitter {
 public:
-  Emitter(func::FuncOp func, Scheduler &sched, DataFlowSolver &solver)
-      : func(func), sched(sched), solver(solver), b(func.getContext()) {}
+  Emitter(func::FuncOp func, Scheduler &sched, DataFlowSolver &solver, bool gpu)
+      : func(func), sched(sched), solver(solver), b(func.getContext()), gpu(gpu) {}
 
   LogicalResult run();
 
@@ -400,12 +401,17 @@ private:
   void findReductions();
   void findAddressMath();
   void findOuterVectorization();
+  void assignProcessors();
 
   func::FuncOp func;
   Scheduler &sched;
   DataFlowSolver &solver;
   OpBuilder b;
+  /// The GPU path: GLOBAL/LOCAL ranges stay GPU-mapped parallel loops.
+  bool gpu;
   Block *entry = nullptr;
+  /// GPU mode: the block/thread dimension of each GLOBAL/LOCAL range.
+  DenseMap<Operation *, gpu::Processor> processors;
 
   unsigned lane = 0;                                       // current jam lane
   Operation *jam = nullptr;                                // the jammed range
@@ -621,6 +627,26 @@ void Emitter::findOuterVectorization() {
   }
 }
 
+/// The seed's CUDARenderer: per kind, the GPU ranges sorted by idx, highest
+/// first (the fastest-varying axis), get x, y, z; a fourth is sequential,
+/// which uop-to-gpu rejects (CUDA has 3 grid and 3 block dimensions).
+void Emitter::assignProcessors() {
+  SmallVector<std::pair<int64_t, RangeOp>> ranges;
+  for (Operation *op : sched.getOrder())
+    if (auto r = dyn_cast<RangeOp>(op))
+      if (r.getKind() == AxisKind::Global || r.getKind() == AxisKind::Local)
+        ranges.push_back({r.getIdxAttr().getInt(), r});
+  llvm::stable_sort(ranges, [](const auto &a, const auto &b) { return a.first > b.first; });
+  unsigned numGlobal = 0, numLocal = 0;
+  for (auto &[idx, r] : ranges) {
+    bool global = r.getKind() == AxisKind::Global;
+    unsigned &n = global ? numGlobal : numLocal;
+    unsigned base = static_cast<unsigned>(global ? gpu::Processor::BlockX : gpu::Processor::ThreadX);
+    processors[r] = n < 3 ? static_cast<gpu::Processor>(base + n) : gpu::Processor::Sequential;
+    ++n;
+  }
+}
+
 LogicalResult Emitter::run() {
   MLIRContext *ctx = func.getContext();
   // Buffers become arguments in slot order; one argument per slot.
@@ -649,7 +675,10 @@ LogicalResult Emitter::run() {
 
   findReductions();
   findAddressMath();
-  findOuterVectorization();
+  if (gpu)
+    assignProcessors(); // (the jam is for the CPU's SLP vectorizer)
+  else
+    findOuterVectorization();
 
   // A fresh body; the old one is dropped at the end.
   Region &region = func.getBody();
@@ -708,11 +737,17 @@ LogicalResult Emitter::emitOp(Operation *op) {
     for (const Loop &l : loops)
       if (isa<scf::ParallelOp>(l.loop))
         home = l.body;
-    if (getAddressSpace(t) == AddressSpace::Shared)
+    Attribute space;
+    if (getAddressSpace(t) == AddressSpace::Shared) {
       home = entry;
+      // Workgroup memory on the GPU path (uop-to-gpu makes it an attribution).
+      if (gpu)
+        space = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+    }
     b.setInsertionPointToStart(home);
     mems.set(op, memref::AllocaOp::create(
-                     b, loc, MemRefType::get(t.getShape(), t.getElementType())));
+                     b, loc, MemRefType::get(t.getShape(), t.getElementType(),
+                                             MemRefLayoutAttrInterface(), space)));
     return success();
   }
   if (auto after = dyn_cast<AfterOp>(op)) {
@@ -760,7 +795,27 @@ LogicalResult Emitter::emitOp(Operation *op) {
   if (auto range = dyn_cast<RangeOp>(op)) {
     Operation *loop;
     Block *body;
-    if (range.getKind() == AxisKind::Thread) {
+    bool gpuRange =
+        gpu && (range.getKind() == AxisKind::Global || range.getKind() == AxisKind::Local);
+    if (gpuRange) {
+      // A block or thread id: a parallel loop mapped as gpu-map-parallel-loops
+      // would map it, for uop-to-gpu.
+      std::optional<int64_t> c = getConstantIntValue(range.getEnd());
+      Value end = c ? constIndex(*c)
+                    : arith::IndexCastOp::create(b, loc, b.getIndexType(), val(op, 0)).getResult();
+      auto par = scf::ParallelOp::create(b, loc, ValueRange{constIndex(0)}, ValueRange{end},
+                                         ValueRange{constIndex(1)});
+      MLIRContext *ctx = b.getContext();
+      AffineMap id = b.getDimIdentityMap();
+      par->setAttr(kMappingAttrName,
+                   b.getArrayAttr({gpu::ParallelLoopDimMappingAttr::get(
+                       ctx, processors.lookup(op), id, id)}));
+      par->setAttr(kAxisAttrName, range.getKindAttr());
+      loop = par;
+      body = par.getBody();
+      b.setInsertionPointToStart(body);
+      vals.set(op, arith::IndexCastOp::create(b, loc, b.getI32Type(), par.getInductionVars()[0]));
+    } else if (range.getKind() == AxisKind::Thread && !gpu) {
       // scf.parallel counts in index.
       Value end = arith::IndexCastOp::create(b, loc, b.getIndexType(), val(op, 0));
       auto par = scf::ParallelOp::create(b, loc, ValueRange{constIndex(0)}, ValueRange{end},
@@ -824,6 +879,10 @@ LogicalResult Emitter::emitOp(Operation *op) {
   }
   if (isa<SinkOp>(op))
     return success();
+  if (isa<BarrierOp>(op) && gpu) {
+    gpu::BarrierOp::create(b, loc);
+    return success();
+  }
   if (isa<BarrierOp>(op))
     return op->emitOpError("uop-linearize: barriers need the GPU path (uop-to-gpu)");
   if (isa<WmmaOp>(op))
@@ -977,14 +1036,14 @@ LogicalResult Emitter::emitAlu(Operation *op) {
 struct UopLinearizePass : mlir::uop::impl::UopLinearizePassBase<UopLinearizePass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(linearizeKernel(getOperation())))
+    if (failed(linearizeKernel(getOperation(), gpu)))
       signalPassFailure();
   }
 };
 
 } // namespace
 
-LogicalResult mlir::uop::linearizeKernel(func::FuncOp func) {
+LogicalResult mlir::uop::linearizeKernel(func::FuncOp func, bool gpu) {
   if (func.isExternal() || !llvm::hasSingleElement(func.getBody()))
     return success();
   Block &body = func.getBody().front();
@@ -1011,6 +1070,6 @@ LogicalResult mlir::uop::linearizeKernel(func::FuncOp func) {
   if (failed(solver.initializeAndRun(func)))
     return func.emitOpError("uop-linearize: bounds analysis failed");
 
-  Emitter emitter(func, sched, solver);
+  Emitter emitter(func, sched, solver, gpu);
   return emitter.run();
 }

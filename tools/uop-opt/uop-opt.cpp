@@ -116,6 +116,8 @@ int main(int argc, char **argv) {
   mlir::registerNVVMDialectTranslation(registry);
   mlir::registerGPUDialectTranslation(registry);
   mlir::registerOpenMPDialectTranslation(registry);
+  // #nvvm.target serialization (gpu-module-to-binary, uop-cuda-pipeline).
+  mlir::uop::registerUopCudaTarget(registry);
 
   // Upstream passes: cse, canonicalize, LICM, inliner, ...; the conversions
   // to scf/cf/LLVM/NVVM/OpenMP; the dialect passes the pipelines use.

@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -19,11 +20,27 @@ namespace mlir::uop {
 #define GEN_PASS_DECL
 #include "Uop/Conversion/Passes.h.inc"
 
+/// uop-linearize{gpu=true} marks each GPU-mapped scf.parallel with the kind
+/// of the range it came from (`#uop.axis<global>` or `#uop.axis<local>`).
+inline constexpr llvm::StringLiteral kAxisAttrName = "uop.axis";
+/// The mapping attribute of a GPU-mapped scf.parallel, as upstream's
+/// gpu-map-parallel-loops names it (gpu::getMappingAttrName()).
+inline constexpr llvm::StringLiteral kMappingAttrName = "mapping";
+/// The gpu.module uop-to-gpu puts the kernels in.
+inline constexpr llvm::StringLiteral kKernelModuleName = "uop_kernels";
+
 /// Schedules the kernel graph in `func` (a body rooted at a `uop.sink`) and
 /// replaces the body with scf/memref/arith/math code; buffers become the
 /// function's arguments in slot order. Emits a diagnostic and fails on a
-/// graph that cannot be scheduled.
-LogicalResult linearizeKernel(func::FuncOp func);
+/// graph that cannot be scheduled. With `gpu`, GLOBAL/LOCAL ranges stay
+/// GPU-mapped `scf.parallel`s, shared allocs workgroup memory and barriers
+/// `gpu.barrier` (see uop-linearize's `gpu` option).
+LogicalResult linearizeKernel(func::FuncOp func, bool gpu = false);
+
+/// Turns the linearized GPU kernels of `module` into `gpu.func` kernels of a
+/// `gpu.module` named `moduleName`, and their calls into `gpu.launch_func`
+/// (see uop-to-gpu).
+LogicalResult convertKernelsToGPU(ModuleOp module, StringRef moduleName = kKernelModuleName);
 
 /// Lowers the shaped program in `func` (its result a value) to a kernel graph
 /// that stores the value into a new buffer slot (the seed's rangeify.lower).

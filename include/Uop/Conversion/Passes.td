@@ -39,6 +39,28 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
     A range that is never ended, or a graph that cannot be scheduled, is an
     error at the op at fault.
 
+    With `gpu=true` (the GPU path, `uop-cuda-pipeline`) the kernel keeps its
+    GPU structure for `uop-to-gpu`, with the seed's CUDA renderer's meaning:
+
+    * each `global`/`local` range becomes a one-dimensional `scf.parallel`
+      from 0 to its end (a constant `index` where the end is constant) with
+      the upstream mapping attribute of `gpu-map-parallel-loops`
+      (`mapping = [#gpu.loop_dim_map<processor = block_x, ...>]`) and the
+      range's kind (`uop.axis = #uop.axis<global>`). Per kind, the ranges
+      sorted by `idx`, highest first, get `x`, `y`, `z` (the fastest-varying
+      axis is `.x`, so neighbouring threads touch neighbouring memory); a
+      fourth range of a kind is mapped `sequential`, which `uop-to-gpu`
+      rejects;
+    * `shared` allocs become `memref.alloca`s at the function entry in
+      `#gpu.address_space<workgroup>` (uop-to-gpu makes them workgroup
+      attributions of the `gpu.func`);
+    * `uop.barrier` becomes `gpu.barrier`;
+    * `thread` ranges (CPU threads) become serial `scf.for` loops, and loops
+      are not unrolled and jammed for the CPU's SLP vectorizer.
+
+    Without it (the CPU path), `global`/`local` ranges are loops and a
+    barrier is an error.
+
     ```mlir
     // before: C[i] = A[i] + 1.0 for i < 16
     %r = uop.range %c16 idx 0 <loop>
@@ -52,7 +74,13 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"gpu", "gpu", "bool", /*default=*/"false",
+           "Keep GLOBAL/LOCAL ranges as GPU-mapped scf.parallel loops, shared "
+           "allocs as workgroup memory and barriers as gpu.barrier (for "
+           "uop-to-gpu)">];
 }
 
 def UopRangeifyPass : Pass<"uop-rangeify", "::mlir::func::FuncOp"> {
@@ -128,6 +156,78 @@ def UopLowerHostPass : Pass<"uop-lower-host", "::mlir::ModuleOp"> {
            "Temporaries are arguments of the host (after the outputs) instead "
            "of being allocated in it">];
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def UopToGPUPass : Pass<"uop-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Turn linearized GPU kernels into gpu.func kernels and their calls into gpu.launch_func";
+  let description = [{
+    The seed's `CUDARenderer` and `launch_dims`, on the IR of
+    `uop-linearize{gpu=true}` (and, for a kernelized program, of
+    `uop-lower-host`). Every kernel function (`uop.kernel`) becomes a
+    `gpu.func` kernel of the same name in one `gpu.module @uop_kernels`:
+
+    * its parameters are exactly its buffers (the function's memref
+      arguments, in slot order), so that with the bare-pointer calling
+      convention (`convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv}`) the
+      PTX entry takes one `.param .u64` pointer per buffer, in the order of
+      the host's call operands;
+    * each GPU-mapped `scf.parallel` is replaced by its body, its induction
+      variable by `gpu.block_id` (a `global` range) or `gpu.thread_id` (a
+      `local` range) on the dimension its mapping names (`.x` is the
+      fastest-varying axis);
+    * the grid and block sizes are the ranges' ends (constants), 1 on unused
+      dimensions; they are the kernel's `known_grid_size` and
+      `known_block_size` (which `convert-gpu-to-nvvm` turns into
+      `nvvm.maxntid`, the seed's `__launch_bounds__`);
+    * `memref.alloca`s in `#gpu.address_space<workgroup>` at the function
+      entry become workgroup attributions (`.shared` arrays); other allocas
+      (per-thread accumulators) move to the entry block.
+
+    Each `func.call` of a kernel (the host of `uop-lower-host`) becomes a
+    `gpu.launch_func` with constant grid and block operands and the call's
+    operands as kernel operands; a kernel nobody calls (a kernel graph
+    compiled as the program itself, `@main`) is replaced by a host function
+    of the same name and arguments that launches it once. The module gets
+    `gpu.container_module`.
+
+    A kernel without GPU ranges (a CPU-mapped kernel) runs as one thread: a
+    grid of 1x1x1 and a block of 1x1x1 (correct, but slow). At most 3 global
+    and 3 local ranges per kernel (CUDA has 3 grid and 3 block dimensions);
+    more, a range end that is not a constant, or an `scf.parallel` without a
+    GPU mapping (a CPU `thread` range linearized without `gpu=true`) is an
+    error at the kernel.
+
+    ```mlir
+    // before (uop-linearize{gpu=true})
+    func.func @e_64(%a: memref<64xf32>, %b: memref<64xf32>) attributes {uop.kernel} {
+      scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+        ...
+      } {mapping = [#gpu.loop_dim_map<processor = thread_x, ...>], uop.axis = #uop.axis<local>}
+      return
+    }
+    // after
+    gpu.module @uop_kernels {
+      gpu.func @e_64(%a: memref<64xf32>, %b: memref<64xf32>) kernel
+          attributes {known_block_size = array<i32: 64, 1, 1>, known_grid_size = array<i32: 1, 1, 1>} {
+        %tid = gpu.thread_id x
+        ...
+        gpu.return
+      }
+    }
+    func.func @main(...) {
+      gpu.launch_func @uop_kernels::@e_64 blocks in (%c1, %c1, %c1)
+          threads in (%c64, %c1, %c1) args(%arg0 : memref<64xf32>, %arg1 : memref<64xf32>)
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"moduleName", "module-name", "std::string", /*default=*/"\"uop_kernels\"",
+           "Name of the gpu.module that holds the kernels">];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // UOP_CONVERSION_PASSES_TD

@@ -1,0 +1,355 @@
+//===- ToGPU.cpp - linearized kernels to gpu.func + gpu.launch_func -*- C++ -*-===//
+//
+// The seed's CUDARenderer and launch_dims (uopc/gpu.py) on the IR of
+// uop-linearize{gpu=true}: every kernel becomes a `gpu.func` kernel whose
+// GPU-mapped parallel loops are block and thread ids, and every call of a
+// kernel a `gpu.launch_func` with constant grid and block sizes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/Conversion/Passes.h"
+#include "Uop/IR/UopDialect.h"
+#include "Uop/IR/UopOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPTOGPUPASS
+#include "Uop/Conversion/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+/// CUDA's limits on launch sizes (compute capability 5.0 and later).
+constexpr int64_t kMaxGrid[3] = {2147483647, 65535, 65535};
+constexpr int64_t kMaxBlock[3] = {1024, 1024, 64};
+constexpr int64_t kMaxThreads = 1024;
+
+/// A kernel and its launch configuration (x, y, z), read off its GPU-mapped
+/// parallel loops.
+struct Kernel {
+  func::FuncOp func;
+  int64_t grid[3] = {1, 1, 1};
+  int64_t block[3] = {1, 1, 1};
+  /// Each GPU loop and the id that replaces it.
+  SmallVector<std::pair<scf::ParallelOp, gpu::Processor>> loops;
+};
+
+static const char *processorName(gpu::Processor p) {
+  static const char *names[] = {"block_x",  "block_y",  "block_z",   "thread_x",
+                                "thread_y", "thread_z", "sequential"};
+  return names[static_cast<unsigned>(p)];
+}
+
+/// Checks that `func` is a linearized kernel uop-to-gpu can launch and reads
+/// its launch configuration. Errors are at the kernel.
+static FailureOr<Kernel> analyze(func::FuncOp func) {
+  Kernel k{func};
+  if (!llvm::hasSingleElement(func.getBody()))
+    return func.emitOpError("uop-to-gpu: expects a linearized kernel (one block)");
+  if (func.getNumResults() != 0)
+    return func.emitOpError("uop-to-gpu: a kernel returns nothing (it writes its buffers)");
+  for (Type t : func.getArgumentTypes()) {
+    auto m = dyn_cast<MemRefType>(t);
+    if (!m || !m.hasStaticShape() || !m.getLayout().isIdentity())
+      return func.emitOpError("uop-to-gpu: kernel parameters must be statically shaped "
+                              "buffers (memrefs), got ")
+             << t;
+  }
+
+  Operation *notLinear = nullptr;
+  SmallVector<scf::ParallelOp> pars;
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa_and_nonnull<UopDialect>(op->getDialect()) && !notLinear)
+      notLinear = op;
+    if (auto par = dyn_cast<scf::ParallelOp>(op))
+      pars.push_back(par);
+  });
+  if (notLinear)
+    return func.emitOpError("uop-to-gpu: the kernel is not linearized (run "
+                            "uop-linearize{gpu=true} first): found ")
+           << notLinear->getName();
+
+  // Count the ranges of each kind first: more than 3 of a kind is the one
+  // error a seed program can make.
+  unsigned numGlobal = 0, numLocal = 0;
+  for (scf::ParallelOp par : pars) {
+    auto kind = par->getAttrOfType<AxisKindAttr>(kAxisAttrName);
+    auto mapping = par->getAttrOfType<ArrayAttr>(kMappingAttrName);
+    if (!kind || !mapping || mapping.size() != 1 || par.getNumLoops() != 1 ||
+        !isa<gpu::ParallelLoopDimMappingAttr>(mapping[0]) ||
+        (kind.getValue() != AxisKind::Global && kind.getValue() != AxisKind::Local)) {
+      InFlightDiagnostic d =
+          func.emitOpError("uop-to-gpu: a parallel loop that is not a GPU range (a CPU "
+                           "thread range? the GPU path linearizes with uop-linearize{gpu=true})");
+      d.attachNote(par.getLoc()) << "this loop";
+      return d;
+    }
+    ++(kind.getValue() == AxisKind::Global ? numGlobal : numLocal);
+  }
+  if (numGlobal > 3)
+    return func.emitOpError("uop-to-gpu: ")
+           << numGlobal << " global ranges, but CUDA has 3 grid dimensions (fold axes: "
+           << "at most 3 global and 3 local ranges per kernel)";
+  if (numLocal > 3)
+    return func.emitOpError("uop-to-gpu: ")
+           << numLocal << " local ranges, but CUDA has 3 block dimensions (fold axes: "
+           << "at most 3 global and 3 local ranges per kernel)";
+
+  bool used[6] = {};
+  for (scf::ParallelOp par : pars) {
+    auto kind = par->getAttrOfType<AxisKindAttr>(kAxisAttrName).getValue();
+    auto dim = cast<gpu::ParallelLoopDimMappingAttr>(
+        par->getAttrOfType<ArrayAttr>(kMappingAttrName)[0]);
+    gpu::Processor p = dim.getProcessor();
+    bool global = kind == AxisKind::Global;
+    unsigned base = static_cast<unsigned>(global ? gpu::Processor::BlockX : gpu::Processor::ThreadX);
+    unsigned pi = static_cast<unsigned>(p);
+    if (pi < base || pi >= base + 3 || !dim.getMap().isIdentity() ||
+        !dim.getBound().isIdentity())
+      return func.emitOpError("uop-to-gpu: a ")
+             << (global ? "global" : "local") << " range mapped to " << processorName(p);
+    if (used[pi])
+      return func.emitOpError("uop-to-gpu: two ranges mapped to ") << processorName(p);
+    used[pi] = true;
+    std::optional<int64_t> lb = getConstantIntValue(par.getLowerBound()[0]);
+    std::optional<int64_t> ub = getConstantIntValue(par.getUpperBound()[0]);
+    std::optional<int64_t> step = getConstantIntValue(par.getStep()[0]);
+    if (!lb || !ub || !step || *lb != 0 || *step != 1)
+      return func.emitOpError("uop-to-gpu: launch dimensions must be constant: the ")
+             << (global ? "global" : "local") << " range on " << processorName(p)
+             << " has no constant end";
+    if (*ub < 1)
+      return func.emitOpError("uop-to-gpu: the range on ")
+             << processorName(p) << " is empty (end " << *ub << ")";
+    (global ? k.grid : k.block)[pi - base] = *ub;
+    k.loops.push_back({par, p});
+  }
+  for (int d = 0; d < 3; ++d) {
+    if (k.grid[d] > kMaxGrid[d])
+      return func.emitOpError("uop-to-gpu: a grid of ")
+             << k.grid[d] << " blocks on " << "xyz"[d] << " exceeds CUDA's " << kMaxGrid[d];
+    if (k.block[d] > kMaxBlock[d])
+      return func.emitOpError("uop-to-gpu: a block of ")
+             << k.block[d] << " threads on " << "xyz"[d] << " exceeds CUDA's " << kMaxBlock[d];
+  }
+  int64_t threads = k.block[0] * k.block[1] * k.block[2];
+  if (threads > kMaxThreads)
+    return func.emitOpError("uop-to-gpu: a block of ")
+           << threads << " threads exceeds CUDA's " << kMaxThreads;
+  return k;
+}
+
+static bool isWorkgroup(MemRefType t) {
+  auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(t.getMemorySpace());
+  return space && space.getValue() == gpu::AddressSpace::Workgroup;
+}
+
+/// Builds the gpu.func of `k` at the end of `gpuModule` and moves the body
+/// of the kernel into it. The func.func is left empty, for the caller.
+static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
+  func::FuncOp func = k.func;
+  MLIRContext *ctx = func.getContext();
+  Block &entry = func.getBody().front();
+
+  // Workgroup memory: allocas at the entry become attributions.
+  SmallVector<memref::AllocaOp> shared;
+  SmallVector<Type> sharedTypes;
+  WalkResult misplaced = func.walk([&](memref::AllocaOp a) {
+    if (!isWorkgroup(a.getType()))
+      return WalkResult::advance();
+    if (a->getBlock() != &entry || !a.getType().hasStaticShape())
+      return WalkResult::interrupt();
+    shared.push_back(a);
+    sharedTypes.push_back(a.getType());
+    return WalkResult::advance();
+  });
+  if (misplaced.wasInterrupted())
+    return func.emitOpError("uop-to-gpu: workgroup memory must be statically shaped "
+                            "allocas at the kernel's entry");
+
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(gpuModule.getBody());
+  auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
+                                        func.getFunctionType(), sharedTypes, {});
+  gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  auto dims = [&](const int64_t (&d)[3]) {
+    return b.getDenseI32ArrayAttr({(int32_t)d[0], (int32_t)d[1], (int32_t)d[2]});
+  };
+  gpuFunc.setKnownBlockSizeAttr(dims(k.block));
+  gpuFunc.setKnownGridSizeAttr(dims(k.grid));
+  for (NamedAttribute attr : func->getDiscardableAttrs())
+    if (attr.getName().getValue().starts_with("uop."))
+      gpuFunc->setAttr(attr.getName(), attr.getValue());
+
+  Block &gpuEntry = gpuFunc.getBody().front();
+  unsigned numArgs = func.getNumArguments();
+  for (unsigned i = 0; i < numArgs; ++i)
+    entry.getArgument(i).replaceAllUsesWith(gpuEntry.getArgument(i));
+  for (auto [i, a] : llvm::enumerate(shared)) {
+    a.getResult().replaceAllUsesWith(gpuEntry.getArgument(numArgs + i));
+    a.erase();
+  }
+  gpuEntry.getOperations().splice(gpuEntry.end(), entry.getOperations());
+  auto ret = dyn_cast<func::ReturnOp>(gpuEntry.getTerminator());
+  if (!ret)
+    return func.emitOpError("uop-to-gpu: expects the kernel to end in func.return");
+  b.setInsertionPoint(ret);
+  gpu::ReturnOp::create(b, ret.getLoc());
+  ret.erase();
+
+  // GPU loops -> ids: each thread runs the body once, at its own id.
+  for (auto [par, p] : k.loops) {
+    b.setInsertionPoint(par);
+    unsigned pi = static_cast<unsigned>(p);
+    Value id = pi < 3 ? gpu::BlockIdOp::create(b, par.getLoc(), static_cast<gpu::Dimension>(pi))
+                            .getResult()
+                      : gpu::ThreadIdOp::create(b, par.getLoc(),
+                                                static_cast<gpu::Dimension>(pi - 3))
+                            .getResult();
+    Block *body = par.getBody();
+    body->getTerminator()->erase(); // scf.reduce, with no operands
+    par.getInductionVars()[0].replaceAllUsesWith(id);
+    par->getBlock()->getOperations().splice(Block::iterator(par), body->getOperations());
+    par.erase();
+  }
+  // Per-thread memory (accumulators): static allocas at the entry, where
+  // LLVM promotes them to registers.
+  SmallVector<memref::AllocaOp> allocas;
+  gpuFunc.walk([&](memref::AllocaOp a) {
+    if (a->getBlock() != &gpuEntry && a.getType().hasStaticShape() && a->getNumOperands() == 0)
+      allocas.push_back(a);
+  });
+  for (memref::AllocaOp a : llvm::reverse(allocas))
+    a->moveBefore(&gpuEntry, gpuEntry.begin());
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleName) {
+  MLIRContext *ctx = module.getContext();
+  SmallVector<Kernel> kernels;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!isKernel(func) || func.isExternal())
+      continue;
+    FailureOr<Kernel> k = analyze(func);
+    if (failed(k))
+      return failure();
+    kernels.push_back(std::move(*k));
+  }
+  if (kernels.empty())
+    return success();
+
+  // Who calls each kernel: only func.call may use one.
+  llvm::StringMap<SmallVector<func::CallOp>> calls;
+  llvm::StringMap<unsigned> index;
+  for (auto [i, k] : llvm::enumerate(kernels))
+    index[k.func.getName()] = i;
+  WalkResult bad = module.walk([&](Operation *op) {
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      if (index.count(call.getCallee())) {
+        if (call.getNumResults() != 0) {
+          call.emitOpError("uop-to-gpu: a kernel call has no results");
+          return WalkResult::interrupt();
+        }
+        calls[call.getCallee()].push_back(call);
+      }
+      return WalkResult::advance();
+    }
+    if (auto uses = SymbolTable::getSymbolUses(op))
+      for (const SymbolTable::SymbolUse &use : *uses)
+        if (index.count(use.getSymbolRef().getRootReference().getValue()) &&
+            !isa<func::FuncOp>(op)) {
+          op->emitOpError("uop-to-gpu: uses kernel ")
+              << use.getSymbolRef() << " other than by func.call";
+          return WalkResult::interrupt();
+        }
+    return WalkResult::advance();
+  });
+  if (bad.wasInterrupted())
+    return failure();
+
+  // The gpu.module.
+  SymbolTable symbols(module);
+  auto gpuModule = symbols.lookup<gpu::GPUModuleOp>(moduleName);
+  if (!gpuModule) {
+    if (symbols.lookup(moduleName))
+      return module.emitOpError("uop-to-gpu: symbol '")
+             << moduleName << "' exists and is not a gpu.module";
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(module.getBody());
+    gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), moduleName);
+  }
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
+
+  OpBuilder b(ctx);
+  for (Kernel &k : kernels) {
+    func::FuncOp func = k.func;
+    std::string name = func.getName().str();
+    Location loc = func.getLoc();
+    FunctionType type = func.getFunctionType();
+    if (gpuModule.lookupSymbol(name))
+      return func.emitOpError("uop-to-gpu: gpu.module @")
+             << moduleName << " already has a symbol '" << name << "'";
+    if (failed(buildGPUFunc(k, gpuModule)))
+      return failure();
+    auto kernelRef = SymbolRefAttr::get(ctx, moduleName, {FlatSymbolRefAttr::get(ctx, name)});
+    auto launch = [&](Location at, ValueRange operands) {
+      llvm::SmallDenseMap<int64_t, Value> consts;
+      auto c = [&](int64_t v) -> Value {
+        Value &x = consts[v];
+        if (!x)
+          x = arith::ConstantIndexOp::create(b, at, v);
+        return x;
+      };
+      gpu::KernelDim3 grid{c(k.grid[0]), c(k.grid[1]), c(k.grid[2])};
+      gpu::KernelDim3 block{c(k.block[0]), c(k.block[1]), c(k.block[2])};
+      gpu::LaunchFuncOp::create(b, at, kernelRef, grid, block, /*dynamicSharedMemorySize=*/Value(),
+                                operands, /*asyncTokenType=*/Type(), ValueRange());
+    };
+
+    auto it = calls.find(name);
+    if (it != calls.end()) {
+      for (func::CallOp call : it->second) {
+        b.setInsertionPoint(call);
+        launch(call.getLoc(), call.getOperands());
+        call.erase();
+      }
+      func.erase();
+      continue;
+    }
+    // Nobody calls it: the program is this kernel. A host of the same name
+    // and arguments launches it once.
+    SmallVector<NamedAttribute> attrs;
+    for (NamedAttribute attr : func->getDiscardableAttrs())
+      if (attr.getName() != kKernelAttrName)
+        attrs.push_back(attr);
+    b.setInsertionPoint(func);
+    auto host = func::FuncOp::create(b, loc, name, type, attrs);
+    host.setVisibility(func.getVisibility());
+    func.erase();
+    Block *body = host.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    launch(loc, body->getArguments());
+    func::ReturnOp::create(b, loc);
+  }
+  return success();
+}
+
+namespace {
+struct UopToGPUPass : mlir::uop::impl::UopToGPUPassBase<UopToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(convertKernelsToGPU(getOperation(), moduleName)))
+      signalPassFailure();
+  }
+};
+} // namespace

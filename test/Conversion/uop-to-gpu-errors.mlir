@@ -1,0 +1,47 @@
+// RUN: uop-opt %s -split-input-file -uop-linearize=gpu=true -uop-to-gpu -verify-diagnostics
+//
+// CUDA has 3 grid and 3 block dimensions: a fourth global range is an error
+// at the kernel (the seed's "fold axes" assertion).
+
+// expected-error @+1 {{'func.func' op uop-to-gpu: 4 global ranges, but CUDA has 3 grid dimensions}}
+func.func @four_global() -> !uop.void {
+  %c2 = uop.const 2 : i32
+  %c8 = uop.const 8 : i32
+  %c4 = uop.const 4 : i32
+  %one = uop.const 1.0 : f32
+  %out = uop.buffer 0 : memref<16xf32, #uop.addrspace<global>>
+  %a = uop.range %c2 idx 0 <global>
+  %b = uop.range %c2 idx 1 <global>
+  %c = uop.range %c2 idx 2 <global>
+  %d = uop.range %c2 idx 3 <global>
+  %a8 = uop.mul %a, %c8 : i32
+  %b4 = uop.mul %b, %c4 : i32
+  %c2x = uop.mul %c, %c2 : i32
+  %s0 = uop.add %a8, %b4 : i32
+  %s1 = uop.add %s0, %c2x : i32
+  %i = uop.add %s1, %d : i32
+  %p = uop.index %out[%i] : memref<16xf32, #uop.addrspace<global>>
+  %s = uop.store %p, %one : !uop.ptr<f32, global>
+  %e = uop.end %s, %a, %b, %c, %d : !uop.void
+  %k = uop.sink(%e : !uop.void)
+  return %k : !uop.void
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op uop-to-gpu: a block of 2048 threads exceeds CUDA's 1024}}
+func.func @big_block() -> !uop.void {
+  %c64 = uop.const 64 : i32
+  %c32 = uop.const 32 : i32
+  %one = uop.const 1.0 : f32
+  %out = uop.buffer 0 : memref<2048xf32, #uop.addrspace<global>>
+  %a = uop.range %c64 idx 0 <local>
+  %b = uop.range %c32 idx 1 <local>
+  %a32 = uop.mul %a, %c32 : i32
+  %i = uop.add %a32, %b : i32
+  %p = uop.index %out[%i] : memref<2048xf32, #uop.addrspace<global>>
+  %s = uop.store %p, %one : !uop.ptr<f32, global>
+  %e = uop.end %s, %a, %b : !uop.void
+  %k = uop.sink(%e : !uop.void)
+  return %k : !uop.void
+}
