@@ -349,16 +349,13 @@ static Tensor fromValues(const std::vector<T> &data, const Shape &shape, DType d
   return dataTensor(ctx, std::move(shared), shape);
 }
 
-Tensor Tensor::fromVector(const std::vector<float> &data, const Shape &shape,
-                          TensorContext &ctx) {
+Tensor Tensor::fromVector(const std::vector<float> &data, const Shape &shape, TensorContext &ctx) {
   return fromValues(data, shape, DType::F32, ctx);
 }
-Tensor Tensor::fromInts(const std::vector<int32_t> &data, const Shape &shape,
-                        TensorContext &ctx) {
+Tensor Tensor::fromInts(const std::vector<int32_t> &data, const Shape &shape, TensorContext &ctx) {
   return fromValues(data, shape, DType::I32, ctx);
 }
-Tensor Tensor::fromBools(const std::vector<bool> &data, const Shape &shape,
-                         TensorContext &ctx) {
+Tensor Tensor::fromBools(const std::vector<bool> &data, const Shape &shape, TensorContext &ctx) {
   std::vector<int> v(data.begin(), data.end());
   return fromValues(v, shape, DType::Bool, ctx);
 }
@@ -556,8 +553,8 @@ static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots) {
     if (auto buf = dyn_cast<muop::BufferOp>(op)) {
       int64_t slot = p.inputs.size();
       p.inputs.push_back(static_cast<int64_t>(buf.getSlot()));
-      map.map(buf.getResult(), muop::BufferOp::create(b, loc, buf.getType(),
-                                                      static_cast<uint64_t>(slot)));
+      map.map(buf.getResult(),
+              muop::BufferOp::create(b, loc, buf.getType(), static_cast<uint64_t>(slot)));
       continue;
     }
     b.clone(*op, map);
@@ -631,9 +628,8 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   if (!values.ok())
     return llvm::createStringError("realize: " + values.error());
   if (values->size() != roots.size())
-    return llvm::createStringError("realize: internal error: " +
-                                   std::to_string(values->size()) + " values for " +
-                                   std::to_string(roots.size()) + " roots");
+    return llvm::createStringError("realize: internal error: " + std::to_string(values->size()) +
+                                   " values for " + std::to_string(roots.size()) + " roots");
   // One data tensor per root; every tensor standing for a root is rebound.
   std::vector<Tensor> results;
   for (auto [i, r] : llvm::enumerate(roots)) {
@@ -793,8 +789,8 @@ static Tensor binary(BinOp op, const Tensor &a, const Tensor &b) {
   if (auto e = firstError({&a, &b}))
     return *e;
   if (a.dtype() != b.dtype())
-    return err(std::string(binName(op)) + ": dtypes differ: " + rt::dtypeName(a.dtype()) +
-               " and " + rt::dtypeName(b.dtype()) + " (cast one)");
+    return err(std::string(binName(op)) + ": dtypes differ: " + rt::dtypeName(a.dtype()) + " and " +
+               rt::dtypeName(b.dtype()) + " (cast one)");
   auto shape = broadcastShapes({a.shape(), b.shape()});
   if (!shape)
     return err(std::string(binName(op)) + ": " + llvm::toString(shape.takeError()));
@@ -911,8 +907,8 @@ Tensor Tensor::where(const Tensor &a, const Tensor &b) const {
   if (dtype() != DType::Bool)
     return err(std::string("where: the condition must be bool, got ") + rt::dtypeName(dtype()));
   if (a.dtype() != b.dtype())
-    return err(std::string("where: branch dtypes differ: ") + rt::dtypeName(a.dtype()) +
-               " and " + rt::dtypeName(b.dtype()));
+    return err(std::string("where: branch dtypes differ: ") + rt::dtypeName(a.dtype()) + " and " +
+               rt::dtypeName(b.dtype()));
   auto shape = broadcastShapes({this->shape(), a.shape(), b.shape()});
   if (!shape)
     return err("where: " + llvm::toString(shape.takeError()));
@@ -1034,9 +1030,8 @@ Tensor Tensor::reshape(const Shape &target) const {
     to[unknown] = numel() / known;
   }
   if (prod(to) != numel())
-    return err("cannot reshape " + shapeStr(s) + " to " + shapeStr(target) +
-               ": element counts " + std::to_string(numel()) + " vs " +
-               std::to_string(prod(to)));
+    return err("cannot reshape " + shapeStr(s) + " to " + shapeStr(target) + ": element counts " +
+               std::to_string(numel()) + " vs " + std::to_string(prod(to)));
   if (to == s)
     return *this;
   GraphBuilder g(context());
@@ -1048,8 +1043,8 @@ Tensor Tensor::permute(const std::vector<int64_t> &order) const {
     return *this;
   int64_t n = ndim();
   if (static_cast<int64_t>(order.size()) != n)
-    return err("permute: " + shapeStr(order) + " is not a permutation of the " +
-               std::to_string(n) + " axes of " + shapeStr(shape()));
+    return err("permute: " + shapeStr(order) + " is not a permutation of the " + std::to_string(n) +
+               " axes of " + shapeStr(shape()));
   std::vector<int64_t> perm;
   std::vector<bool> seen(n, false);
   for (int64_t o : order) {
@@ -1087,8 +1082,7 @@ Tensor Tensor::expand(const Shape &target) const {
     return *this;
   Shape s = shape(), to = target;
   if (to.size() < s.size())
-    return err("expand: cannot expand " + shapeStr(s) + " to fewer dimensions " +
-               shapeStr(target));
+    return err("expand: cannot expand " + shapeStr(s) + " to fewer dimensions " + shapeStr(target));
   for (size_t i = 0; i < s.size(); ++i) {
     int64_t &d = to[to.size() - s.size() + i];
     if (d == -1)
@@ -1449,8 +1443,7 @@ static Tensor stage(const Tensor &x, bool detach) {
   if (!x.ok())
     return x;
   GraphBuilder g(x.context());
-  Value v = muop::StageOp::create(g.b, g.loc, x.value(),
-                                  detach ? g.b.getUnitAttr() : UnitAttr());
+  Value v = muop::StageOp::create(g.b, g.loc, x.value(), detach ? g.b.getUnitAttr() : UnitAttr());
   return g.finish(v, {sharedNode(x)});
 }
 Tensor Tensor::detach() const { return stage(*this, true); }

@@ -52,8 +52,7 @@ protected:
   TensorContext ctx;
 };
 
-#define EXPECT_VALUES(t, ...)                                                                  \
-  EXPECT_EQ(values(t), (std::vector<float>{__VA_ARGS__}))
+#define EXPECT_VALUES(t, ...) EXPECT_EQ(values(t), (std::vector<float>{__VA_ARGS__}))
 
 void expectNear(const std::vector<float> &got, const std::vector<float> &want, double tol) {
   ASSERT_EQ(got.size(), want.size());
@@ -221,9 +220,12 @@ TEST_F(TensorTest, UnaryMath) {
   expectNear(values(t.sigmoid()), map(x, [](double v) { return 1 / (1 + std::exp(-v)); }), 1e-6);
   expectNear(values(t.tanh()), map(x, std::tanh), 1e-6);
   expectNear(values(t.silu()), map(x, [](double v) { return v / (1 + std::exp(-v)); }), 1e-6);
-  expectNear(values(t.gelu()), map(x, [](double v) {
-               return 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
-             }),
+  expectNear(values(t.gelu()),
+             map(x,
+                 [](double v) {
+                   return 0.5 * v *
+                          (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+                 }),
              1e-6);
   expectNear(values(q.reciprocal()), map(p, [](double v) { return 1 / v; }), 1e-7);
 }
@@ -336,8 +338,8 @@ TEST_F(TensorTest, Matmul) {
   EXPECT_EQ(c.shape(), (Shape{2, 4}));
   EXPECT_VALUES(c, 20, 23, 26, 29, 56, 68, 80, 92);
   Tensor v = Tensor::fromVector({1, 0, -1}, {3}, ctx);
-  EXPECT_VALUES(a.matmul(v), -2, -2);          // (2,3) @ (3,)
-  EXPECT_VALUES(v.matmul(b), -8, -8, -8, -8);  // (3,) @ (3,4)
+  EXPECT_VALUES(a.matmul(v), -2, -2);         // (2,3) @ (3,)
+  EXPECT_VALUES(v.matmul(b), -8, -8, -8, -8); // (3,) @ (3,4)
   EXPECT_EQ(v.matmul(v).shape(), Shape{});
   EXPECT_VALUES(v.matmul(v), 2);
   // batched: (2, 2, 3) @ (2, 3, 2), each batch by hand
@@ -356,8 +358,8 @@ TEST_F(TensorTest, Matmul) {
   // broadcast batch: (2, 2, 3) @ (3, 2)
   EXPECT_EQ(x.matmul(w.select(0, 0)).shape(), (Shape{2, 2, 2}));
   // linear with a bias
-  EXPECT_VALUES(a.linear(b, Tensor::fromVector({1, 1, 1, 1}, {4}, ctx)), 21, 24, 27, 30, 57, 69,
-                81, 93);
+  EXPECT_VALUES(a.linear(b, Tensor::fromVector({1, 1, 1, 1}, {4}, ctx)), 21, 24, 27, 30, 57, 69, 81,
+                93);
 }
 
 TEST_F(TensorTest, CrossEntropyAndOneHot) {
@@ -402,10 +404,10 @@ TEST_F(TensorTest, ProgramsAreNumberedByStructure) {
   auto p1 = ctx.programText({a * b + a});
   auto p2 = ctx.programText({c * d + c});
   ASSERT_TRUE(p1 && p2);
-  EXPECT_EQ(*p1, *p2);                                  // other buffers, same text
+  EXPECT_EQ(*p1, *p2); // other buffers, same text
   EXPECT_NE(p1->find("uop.buffer 1 : tensor<4xf32>"), std::string::npos) << *p1;
   EXPECT_EQ(p1->find("uop.buffer 2"), std::string::npos) << *p1;
-  auto p3 = ctx.programText({b * a + a});               // operands swapped: another structure
+  auto p3 = ctx.programText({b * a + a}); // operands swapped: another structure
   ASSERT_TRUE(!!p3);
   EXPECT_NE(*p1, *p3);
   // Hash consing: building the same expression again adds no op.
@@ -510,12 +512,15 @@ TEST_F(TensorTest, MisuseIsAnErrorNotAnAbort) {
   EXPECT_EQ(errorOf(a.reshape({4, -1})), "cannot reshape (2, 3) to (4, -1)");
   EXPECT_EQ(errorOf(a.reshape({-1, -1})), "reshape: more than one -1 in (-1, -1)");
   EXPECT_EQ(errorOf(a.reshape({5})), "cannot reshape (2, 3) to (5,): element counts 6 vs 5");
-  EXPECT_EQ(errorOf(a.permute({0, 0})), "permute: (0, 0) is not a permutation of the 2 axes of (2, 3)");
+  EXPECT_EQ(errorOf(a.permute({0, 0})),
+            "permute: (0, 0) is not a permutation of the 2 axes of (2, 3)");
   EXPECT_EQ(errorOf(a.expand({4, 3})), "cannot broadcast (2, 3) to (4, 3)");
-  EXPECT_EQ(errorOf(a.shrink({{0, 3}, {0, 3}})), "shrink: bounds [0:3, 0:3] do not fit shape (2, 3)");
+  EXPECT_EQ(errorOf(a.shrink({{0, 3}, {0, 3}})),
+            "shrink: bounds [0:3, 0:3] do not fit shape (2, 3)");
   EXPECT_EQ(errorOf(a.matmul(a)), "matmul: (2, 3) @ (2, 3): inner dimensions 3 and 2 differ");
   EXPECT_EQ(errorOf(b.transpose()), "transpose: axis -2 is out of range for shape (4,)");
-  EXPECT_EQ(errorOf(Tensor::cat({a, b})), "cat: <Tensor (4,) f32> does not fit <Tensor (2, 3) f32> along axis 0");
+  EXPECT_EQ(errorOf(Tensor::cat({a, b})),
+            "cat: <Tensor (4,) f32> does not fit <Tensor (2, 3) f32> along axis 0");
   EXPECT_EQ(errorOf(Tensor::fromVector({1, 2, 3}, {2, 2}, ctx)),
             "fromVector: 3 values do not fit shape (2, 2)");
   EXPECT_EQ(errorOf(Tensor()), "uninitialized tensor");
@@ -531,7 +536,8 @@ TEST_F(TensorTest, MisuseIsAnErrorNotAnAbort) {
   EXPECT_EQ(llvm::toString(v.takeError()), "add: cannot broadcast (2, 3) with (4,)");
   auto it = a.item();
   ASSERT_FALSE(!!it);
-  EXPECT_EQ(llvm::toString(it.takeError()), "item: the tensor has 6 elements, not 1 (shape (2, 3))");
+  EXPECT_EQ(llvm::toString(it.takeError()),
+            "item: the tensor has 6 elements, not 1 (shape (2, 3))");
   llvm::Error e = Tensor::realizeAll({a * 2, bad});
   ASSERT_TRUE(!!e);
   EXPECT_EQ(llvm::toString(std::move(e)), "add: cannot broadcast (2, 3) with (4,)");
@@ -545,6 +551,29 @@ TEST_F(TensorTest, MisuseIsAnErrorNotAnAbort) {
   // Nothing above was appended to the graph as an invalid op, and the good
   // tensors still realize.
   EXPECT_VALUES(a.sum(1), 3, 12);
+}
+
+TEST_F(TensorTest, ScalarsEmptyShapesAndOtherDtypes) {
+  Tensor s = Tensor::full({}, 3, DType::F32, ctx);
+  auto v = s.sum().item(); // a reduction of no axes
+  ASSERT_TRUE(!!v) << llvm::toString(v.takeError());
+  EXPECT_EQ(*v, 3);
+  Tensor a = Tensor::fromVector(seq(6), {2, 3}, ctx);
+  EXPECT_EQ(a.slice(1, 2, 1).shape(), (Shape{2, 0})); // builds, but has no value
+  EXPECT_EQ(realizeError(a.slice(1, 2, 1)), "empty tensors are not supported (shape (2, 0))");
+  Tensor bm = (a > 2).max(1); // bool max: any
+  EXPECT_EQ(bm.dtype(), DType::Bool);
+  EXPECT_VALUES(bm, 0, 1);
+  Tensor h = a.cast(DType::F16) * 2;
+  EXPECT_EQ(h.dtype(), DType::F16);
+  EXPECT_VALUES(h, 0, 2, 4, 6, 8, 10);
+  EXPECT_VALUES(Tensor::fromVector(seq(4), {1, 4}, ctx).flip(0), 0, 1, 2, 3);
+}
+
+TEST_F(TensorTest, TheGlobalContextIsTheDefault) {
+  Tensor a = Tensor::ones({2}) + Tensor::arange(2).toFloat();
+  EXPECT_EQ(a.context(), &TensorContext::global());
+  EXPECT_VALUES(a, 1, 2);
 }
 
 //===----------------------------------------------------------------------===//
