@@ -596,6 +596,23 @@ llvm::Expected<std::string> TensorContext::programText(ArrayRef<Tensor> roots) {
   return s;
 }
 
+llvm::Expected<rt::Executable *> TensorContext::compile(ArrayRef<Tensor> roots) {
+  auto pending = pendingRoots(roots, /*all=*/true);
+  if (!pending)
+    return pending.takeError();
+  if (pending->first && pending->first != this)
+    return llvm::createStringError("compile: tensors of another context");
+  Program prog = buildProgram(*p, pending->second);
+  p->takeDiagnostics();
+  FailureOr<rt::Executable *> exe = p->cache.get(*prog.module);
+  if (failed(exe)) {
+    std::string d = p->takeDiagnostics();
+    return llvm::createStringError("compile: the program does not compile" +
+                                   (d.empty() ? std::string() : ": " + d));
+  }
+  return *exe;
+}
+
 llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   auto pending = pendingRoots(tensors, /*all=*/false);
   if (!pending)

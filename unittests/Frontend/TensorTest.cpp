@@ -418,6 +418,18 @@ TEST_F(TensorTest, ProgramsAreNumberedByStructure) {
   EXPECT_EQ(e1.value(), e2.value());
 }
 
+TEST_F(TensorTest, KernelizeFusesElementwiseAndSplitsReductions) {
+  // test_kernelize_fuses_elementwise_and_splits_reductions
+  Tensor a = Tensor::randn({64, 64}, ctx);
+  auto chain = ctx.compile({((a * 2 + 1).relu() * 3)});
+  ASSERT_TRUE(!!chain) << llvm::toString(chain.takeError());
+  EXPECT_EQ((*chain)->plan().numLaunches, 1u); // a chain of elementwise ops: one kernel
+  auto sm = ctx.compile({a.softmax(-1)});
+  ASSERT_TRUE(!!sm) << llvm::toString(sm.takeError());
+  EXPECT_EQ((*sm)->plan().numLaunches, 3u); // max, sum, and the elementwise output
+  EXPECT_EQ(ctx.realizations(), 0u);        // compiled, not run
+}
+
 TEST_F(TensorTest, RealizeRebindsAndKeepsTheGraph) {
   Tensor w = Tensor::fromVector({1, 2}, {2}, ctx);
   Tensor loss = (w * w).sum();

@@ -147,6 +147,10 @@ public:
   /// The program realize() would compile for `roots`, as printed (the plan
   /// cache key's text), or the first error.
   llvm::Expected<std::string> programText(llvm::ArrayRef<Tensor> roots);
+  /// The executable realize() would run for `roots` (from the plan cache:
+  /// compiled the first time), without running it: its plan's kernels,
+  /// launches, flops.
+  llvm::Expected<rt::Executable *> compile(llvm::ArrayRef<Tensor> roots);
 
   struct Impl;
   Impl &impl() { return *p; }
