@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
@@ -27,6 +28,8 @@ StringRef mlir::uop::stringifyCompileTarget(CompileTarget target) {
     return "cpu";
   case CompileTarget::Emulate:
     return "emulate";
+  case CompileTarget::CUDA:
+    return "cuda";
   }
   llvm_unreachable("unknown target");
 }
@@ -36,6 +39,8 @@ std::optional<CompileTarget> mlir::uop::parseCompileTarget(StringRef name) {
     return CompileTarget::CPU;
   if (name == "emulate")
     return CompileTarget::Emulate;
+  if (name == "cuda")
+    return CompileTarget::CUDA;
   return std::nullopt;
 }
 
@@ -46,6 +51,8 @@ std::string CompileOptions::str() const {
      << " opt=" << (opt == OptMode::Hand ? "hand" : "none") << " fuse-reduce=" << fuseReduce
      << " openmp=" << openmp << " O" << codegen.optLevel
      << " cpu=" << (codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : codegen.cpu);
+  if (target == CompileTarget::CUDA)
+    os << " chip=" << chip;
   return s;
 }
 
@@ -205,16 +212,121 @@ static LogicalResult recordLaunches(func::FuncOp main, rt::HostPlan &plan) {
   return success();
 }
 
+/// The launches of a host after uop-to-gpu: each gpu.launch_func, with the
+/// plan argument bound to each kernel parameter and its constant grid and
+/// block sizes.
+static LogicalResult recordGpuLaunches(func::FuncOp main, rt::HostPlan &plan) {
+  llvm::StringMap<unsigned> kernelIndex;
+  for (auto [i, k] : llvm::enumerate(plan.kernels))
+    kernelIndex[k.name] = i;
+  for (auto launch : main.getBody().getOps<gpu::LaunchFuncOp>()) {
+    auto it = kernelIndex.find(launch.getKernelName().getValue());
+    if (it == kernelIndex.end())
+      return emitError(launch.getLoc(), "the host launches '")
+             << launch.getKernelName().getValue() << "', which is not one of its kernels";
+    rt::PlanLaunch l{it->second, {}};
+    for (Value v : launch.getKernelOperands()) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getArgNumber() >= plan.args.size())
+        return emitError(launch.getLoc(), "a kernel argument is not one of the host's buffers");
+      l.args.push_back(arg.getArgNumber());
+    }
+    Value dims[6] = {launch.getGridSizeX(),  launch.getGridSizeY(),  launch.getGridSizeZ(),
+                     launch.getBlockSizeX(), launch.getBlockSizeY(), launch.getBlockSizeZ()};
+    for (int i = 0; i < 6; ++i) {
+      std::optional<int64_t> d = getConstantIntValue(dims[i]);
+      if (!d || *d < 1)
+        return emitError(launch.getLoc(), "a launch dimension is not a positive constant");
+      (i < 3 ? l.grid[i] : l.block[i - 3]) = *d;
+    }
+    plan.launches.push_back(std::move(l));
+  }
+  if (plan.launches.size() != plan.numLaunches)
+    return emitError(main.getLoc(), "the host makes ")
+           << plan.launches.size() << " launches for " << plan.numLaunches << " in its plan";
+  return success();
+}
+
+/// The CUDA target: the same plan, the kernels lowered to PTX.
+static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::Form form,
+                                                 const CompileOptions &options) {
+  MLIRContext *ctx = module.getContext();
+  {
+    DialectRegistry registry;
+    registerUopCudaTarget(registry);
+    ctx->appendDialectRegistry(registry);
+  }
+  UopCudaPipelineOptions pipeline;
+  pipeline.chip = options.chip;
+  pipeline.fuseReduce = options.fuseReduce;
+  pipeline.hostTempsAsArgs = true;
+  rt::HostPlan plan;
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (form == rt::HostPlan::Shaped) {
+    PassManager pm(ctx);
+    buildUopCudaKernelizeStage(pm, pipeline);
+    if (failed(pm.run(module)))
+      return failure();
+    FailureOr<rt::HostPlan> p = getHostPlan(main);
+    if (failed(p))
+      return failure();
+    plan = std::move(*p);
+    for (rt::PlanKernel &k : plan.kernels)
+      if (auto f = module.lookupSymbol<func::FuncOp>(k.name))
+        k.opts = printOpts(f);
+  } else {
+    plan.form = rt::HostPlan::InPlace;
+    FailureOr<std::vector<rt::PlanArg>> slots = collectSlots(main);
+    if (failed(slots))
+      return failure();
+    plan.args = std::move(*slots);
+    plan.kernels.push_back({"main", 1});
+    plan.numLaunches = 1;
+  }
+  {
+    PassManager pm(ctx);
+    buildUopCudaLinearizeStage(pm);
+    pm.addPass(createCanonicalizerPass());
+    if (failed(pm.run(module)))
+      return failure();
+  }
+  for (rt::PlanKernel &k : plan.kernels) {
+    if (auto f = module.lookupSymbol<func::FuncOp>(k.name)) {
+      k.flops = countFlops(f);
+      k.bytes = countBytes(f);
+    }
+  }
+  {
+    PassManager pm(ctx);
+    buildUopCudaHostStage(pm, pipeline);
+    if (failed(pm.run(module)))
+      return failure();
+    main = module.lookupSymbol<func::FuncOp>("main");
+    if (!main || failed(recordGpuLaunches(main, plan)))
+      return failure();
+  }
+  PassManager pm(ctx);
+  buildUopNVVMStage(pm, pipeline);
+  if (failed(pm.run(module)))
+    return failure();
+  FailureOr<std::string> ptx = getPTX(module);
+  if (failed(ptx))
+    return failure();
+  return CompiledProgram{CompileTarget::CUDA, std::move(plan), "", std::move(*ptx)};
+}
+
 //===----------------------------------------------------------------------===//
 // compile
 //===----------------------------------------------------------------------===//
 
-FailureOr<std::unique_ptr<rt::Executable>> mlir::uop::compile(ModuleOp program,
-                                                              const CompileOptions &options) {
+FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
+                                                     const CompileOptions &options) {
   FailureOr<rt::HostPlan::Form> form = classifyMain(program);
   if (failed(form))
     return failure();
   OwningOpRef<ModuleOp> module = program.clone();
+  if (options.target == CompileTarget::CUDA)
+    return compileForCuda(*module, *form, options);
   MLIRContext *ctx = module->getContext();
   UopCpuPipelineOptions pipeline;
   pipeline.openmp = options.openmp;
@@ -284,7 +396,21 @@ FailureOr<std::unique_ptr<rt::Executable>> mlir::uop::compile(ModuleOp program,
   FailureOr<std::string> so = compileToSharedLibrary(*module, options.codegen);
   if (failed(so))
     return failure();
-  auto exe = rt::Executable::load(std::move(plan), *so);
+  return CompiledProgram{options.target, std::move(plan), *so, ""};
+}
+
+rt::Result<std::unique_ptr<rt::Executable>> mlir::uop::load(CompiledProgram compiled) {
+  if (compiled.target == CompileTarget::CUDA)
+    return rt::Executable::loadCuda(std::move(compiled.plan), std::move(compiled.ptx));
+  return rt::Executable::load(std::move(compiled.plan), compiled.library);
+}
+
+FailureOr<std::unique_ptr<rt::Executable>> mlir::uop::compile(ModuleOp program,
+                                                              const CompileOptions &options) {
+  FailureOr<CompiledProgram> compiled = compileProgram(program, options);
+  if (failed(compiled))
+    return failure();
+  auto exe = load(std::move(*compiled));
   if (!exe.ok())
     return emitError(program.getLoc(), "cannot load the compiled program: ") << exe.error(),
            failure();

@@ -102,7 +102,7 @@ void mlir::uop::registerUopPipelines() {
       "uop shaped program or kernel graph -> scf -> LLVM dialect (buffers as bare pointers in "
       "slot order)",
       buildUopCpuPipeline);
-  PassPipelineRegistration<UopCudaPipelineOptions>(
+  registerModulePipeline<UopCudaPipelineOptions>(
       "uop-cuda-pipeline",
       "uop shaped program or kernel graph -> gpu.func kernels + gpu.launch_func host -> "
       "PTX (gpu.binary); kernels take their buffers as bare pointers",

@@ -72,6 +72,13 @@ std::string uop::rt::formatPlan(const HostPlan &plan) {
           l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2]);
     s += "\n";
   }
+  for (size_t i = 0; i < plan.values.size(); ++i) {
+    const PlanValue &v = plan.values[i];
+    s += "  value " + std::to_string(i) + ": arg " + std::to_string(v.arg) + ", shape (";
+    for (size_t j = 0; j < v.shape.size(); ++j)
+      s += (j ? ", " : "") + std::to_string(v.shape[j]);
+    s += v.shape.size() == 1 ? ",)\n" : ")\n";
+  }
   return s;
 }
 

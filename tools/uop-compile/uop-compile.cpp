@@ -43,6 +43,8 @@ static cl::opt<std::string> target("target",
 static cl::opt<bool> fuseReduce("fuse-reduce",
                                 cl::desc("Kernelize with reductions fused into their consumers"));
 static cl::opt<std::string> optMode("opt", cl::desc("none (default) or hand"), cl::init("none"));
+static cl::opt<std::string> chip("chip", cl::desc("--target=cuda: the GPU architecture"),
+                                 cl::init("sm_90"));
 
 [[noreturn]] static void fail(const llvm::Twine &msg) {
   llvm::errs() << "uop-compile: error: " << msg << "\n";
@@ -55,8 +57,6 @@ int main(int argc, char **argv) {
   mlir::uop::CompileOptions options;
   if (auto t = mlir::uop::parseCompileTarget(target))
     options.target = *t;
-  else if (target == "cuda")
-    fail("--target=cuda is not available yet in this build (use cpu or emulate)");
   else
     fail("unknown --target '" + target + "' (expected cpu, emulate or cuda)");
   if (optMode == "hand")
@@ -64,6 +64,7 @@ int main(int argc, char **argv) {
   else if (optMode != "none")
     fail("unknown --opt '" + optMode + "' (expected none or hand)");
   options.fuseReduce = fuseReduce;
+  options.chip = chip;
 
   DialectRegistry registry;
   mlir::uop::registerUIRDialects(registry);
@@ -79,15 +80,25 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = mlir::uop::parseProgram(sourceMgr, &context);
   if (!module)
     return 1;
-  auto exe = mlir::uop::compile(*module, options);
-  if (failed(exe))
+  auto compiled = mlir::uop::compileProgram(*module, options);
+  if (failed(compiled))
     return 1;
-  std::string cpu =
-      options.codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : options.codegen.cpu;
-  auto bundle = rt::bundleOf(**exe, rt::hostMachine() + " " + cpu);
-  if (!bundle)
-    fail(bundle.error());
-  if (auto ok = rt::writeBundle(outputFile, *bundle); !ok)
+  rt::Bundle bundle;
+  if (compiled->target == mlir::uop::CompileTarget::CUDA) {
+    // Needs no GPU: the bundle holds the PTX, loaded where it runs.
+    bundle = rt::Bundle::cuda(std::move(compiled->plan), std::move(compiled->ptx), options.chip);
+  } else {
+    auto exe = mlir::uop::load(std::move(*compiled));
+    if (!exe)
+      fail(exe.error());
+    std::string cpu =
+        options.codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : options.codegen.cpu;
+    auto b = rt::bundleOf(**exe, rt::hostMachine() + " " + cpu);
+    if (!b)
+      fail(b.error());
+    bundle = b.take();
+  }
+  if (auto ok = rt::writeBundle(outputFile, bundle); !ok)
     fail(ok.error());
   return 0;
 }

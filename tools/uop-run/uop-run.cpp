@@ -78,8 +78,6 @@ mlir::uop::CompileOptions compileOptions() {
   mlir::uop::CompileOptions options;
   if (auto t = mlir::uop::parseCompileTarget(target))
     options.target = *t;
-  else if (target == "cuda")
-    fail("--target=cuda is not available yet in this build (use cpu or emulate)");
   else
     fail("unknown --target '" + target + "' (expected cpu, emulate or cuda)");
   if (optMode == "hand")
@@ -128,14 +126,18 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = mlir::uop::parseProgram(sourceMgr, &context);
   if (!module)
     return 1;
-  auto compiled = mlir::uop::compile(*module, options);
+  auto compiled = mlir::uop::compileProgram(*module, options);
   if (failed(compiled))
     return 1;
   if (printPlan) {
-    std::fputs(rt::formatPlan((*compiled)->plan()).c_str(), stdout);
+    std::fputs(rt::formatPlan(compiled->plan).c_str(), stdout);
     std::fflush(stdout);
   }
-  if (rt::Result<bool> ran = rt::runRequest(**compiled, request, stdout); !ran)
+  // Loading is the runtime's: e.g. "no CUDA device: ..." on a machine without one.
+  auto exe = mlir::uop::load(std::move(*compiled));
+  if (!exe)
+    fail(exe.error());
+  if (rt::Result<bool> ran = rt::runRequest(**exe, request, stdout); !ran)
     fail(ran.error());
   return 0;
 }

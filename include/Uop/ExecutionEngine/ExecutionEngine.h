@@ -36,9 +36,13 @@ enum class CompileTarget {
   /// (gpu_opt_choice where the program names no opts: GLOBAL and LOCAL
   /// ranges), and run on the CPU with block and thread ids as loops.
   Emulate,
+  /// NVIDIA GPUs: the same mapping, lowered through the gpu and nvvm
+  /// dialects to PTX; the runtime loads it with the CUDA driver and launches
+  /// the kernels in plan order.
+  CUDA,
 };
 
-/// "cpu" / "emulate", and back (nullopt for an unknown name).
+/// "cpu" / "emulate" / "cuda", and back (nullopt for an unknown name).
 StringRef stringifyCompileTarget(CompileTarget target);
 std::optional<CompileTarget> parseCompileTarget(StringRef name);
 
@@ -54,10 +58,28 @@ struct CompileOptions {
   /// Thread ranges run with OpenMP (else serially).
   bool openmp = true;
   CpuCodegenOptions codegen;
+  /// CUDA: the GPU architecture the PTX is for.
+  std::string chip = "sm_90";
 
   /// A one-line description, e.g. "target=cpu opt=none fuse-reduce=0 openmp=1 O3 cpu=znver5".
   std::string str() const;
 };
+
+/// A compiled program before it is loaded: its plan and its code (the
+/// shared library of a CPU program, or the PTX of a CUDA program's kernels).
+/// Producing one needs no GPU, so a bundle can be written anywhere.
+struct CompiledProgram {
+  CompileTarget target;
+  ::uop::rt::HostPlan plan;
+  std::string library; ///< CPU and emulate: the shared library's path (in the cache)
+  std::string ptx;     ///< CUDA: every kernel's `.entry`, named as plan.kernels
+};
+
+/// Compiles `program` as `compile` does, without loading it.
+FailureOr<CompiledProgram> compileProgram(ModuleOp program, const CompileOptions &options);
+
+/// Loads a compiled program into the runtime (CUDA: on the current device).
+::uop::rt::Result<std::unique_ptr<::uop::rt::Executable>> load(CompiledProgram compiled);
 
 /// Compiles the program in `program` (a module whose `@main` is a shaped
 /// program, returning values, or a kernel graph, returning the `uop.sink` of
