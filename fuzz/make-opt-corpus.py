@@ -4,7 +4,7 @@ test/IR, test/Transforms and test/Conversion .mlir file split at `// -----`
 (RUN/CHECK/expected-* comment lines dropped), one file per piece named by its
 SHA-1. Each file starts with uop-opt-fuzz's selector byte, '0'..'5', the pass
 its test runs (symbolic, inline-calls, evaluate, kernelize, rangeify,
-linearize; '0' where it runs none of them), and a piece whose test runs
+linearize), and a piece whose test runs
 none of them is written once for each of the six. A piece over 4 KB is split
 into its functions, which take the passes in turn."""
 import glob
