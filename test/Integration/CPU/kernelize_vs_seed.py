@@ -32,6 +32,9 @@ from uopc.tensor import Tensor  # noqa: E402
 from uopc.uir import to_uir  # noqa: E402
 from uopc.uop import Ops  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from randprog import tensor_program  # noqa: E402  (the generator, shared with fuzz_diff.py)
+
 rng = np.random.default_rng(0)
 r = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
 
@@ -66,53 +69,7 @@ PROGRAMS = [
 
 
 
-def random_program(rs):
-    """A random chain of Tensor ops (shapes kept small); returns the root."""
-    dims = [1, 2, 3, 4, 5, 8]
-
-    def fresh(shape):
-        return Tensor(rs.standard_normal(shape).astype(np.float32))
-    t = fresh(tuple(int(rs.choice(dims)) for _ in range(int(rs.integers(1, 4)))))
-    for _ in range(int(rs.integers(1, 7))):
-        k = int(rs.integers(0, 14))
-        nd = t.ndim
-        ax = int(rs.integers(0, nd)) if nd else 0
-        if k == 0:
-            t = [lambda x: x.exp(), lambda x: (x.abs() + 1).log(), lambda x: x.abs().sqrt(),
-                 lambda x: x.sin(), lambda x: x.relu(), lambda x: x.sigmoid(), lambda x: x.tanh(),
-                 lambda x: x.square(), lambda x: (x.abs() + 1).reciprocal(),
-                 lambda x: -x][int(rs.integers(0, 10))](t)
-        elif k == 1 and nd:
-            t = [t.sum, t.max, t.mean][int(rs.integers(0, 3))](ax, keepdim=bool(rs.integers(0, 2)))
-        elif k == 2:
-            t = t + fresh(t.shape) * float(rs.integers(1, 4))
-        elif k == 3 and nd:  # broadcast a reduction back: the softmax shape
-            t = t - t.max(ax, keepdim=True)
-        elif k == 4 and nd:
-            t = t.softmax(-1) if rs.integers(0, 2) else t.log_softmax(-1)
-        elif k == 5 and nd == 2:
-            t = t @ fresh((t.shape[1], int(rs.choice(dims))))
-        elif k == 6 and nd >= 2:
-            perm = list(rs.permutation(nd))
-            t = t.permute(tuple(int(p) for p in perm))
-        elif k == 7 and nd:
-            t = t.reshape((-1,)) if rs.integers(0, 2) else t.reshape((1,) + t.shape)
-        elif k == 8 and nd:
-            pads = tuple((int(rs.integers(0, 2)), int(rs.integers(0, 3))) for _ in range(nd))
-            t = t.pad(pads)
-        elif k == 9 and nd:
-            t = t.flip(ax)
-        elif k == 10:
-            t = t.contiguous()
-        elif k == 11:
-            t = t.detach() * t
-        elif k == 12 and nd and t.shape[ax] > 1:
-            idx = tuple(slice(None) if i != ax else slice(1, None) for i in range(nd))
-            t = t[idx]
-        elif k == 13 and nd:  # a broadcast of a computed tensor (maybe staged)
-            big = int(rs.choice([4, 64]))
-            t = (t.exp().reshape(t.shape + (1,)) * fresh((1,) * nd + (big,))).sum(-1)
-    return t
+random_program = tensor_program
 
 
 if random_count:

@@ -19,65 +19,17 @@ import numpy as np
 
 seed_root, uop_run, tmp, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 sys.path.insert(0, seed_root)
-from uopc.dtype import dtypes  # noqa: E402
 from uopc.runtime import run_c  # noqa: E402
 from uopc.uir import to_uir  # noqa: E402
-from uopc.uop import Ops, ParamArg, UOp, range_, sink  # noqa: E402
+from uopc.uop import Ops  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from randprog import loop_program  # noqa: E402  (the generator, shared with fuzz_diff.py)
 
 os.environ.setdefault("UOPC_CACHE", os.path.join(tmp, "uopc-cache"))
 
 
-def buf(slot, n, dtype):
-    return UOp(Ops.BUFFER, (), ParamArg(slot, dtype, (n,)))
-
-
-def gen(rng):
-    dims = [rng.randint(1, 5) for _ in range(rng.randint(1, 3))]
-    rs = [range_(n, k, ) for k, n in enumerate(dims)]
-    n = int(np.prod(dims))
-    flat = rs[0]
-    for r, d in zip(rs[1:], dims[1:]):
-        flat = flat * d + r
-    A, B = buf(0, n, dtypes.f32), buf(1, n, dtypes.i32)
-    OF, OI = buf(2, n, dtypes.f32), buf(3, n, dtypes.i32)
-    a, b = A.index(flat).load(), B.index(flat).load()
-
-    def iexpr(d):
-        leaves = [lambda: b, lambda: rng.choice(rs), lambda: UOp.const(rng.randint(-9, 9))]
-        if d <= 0 or rng.random() < 0.25:
-            return rng.choice(leaves)()
-        k = rng.randrange(9)
-        x = iexpr(d - 1)
-        if k == 0: return x + iexpr(d - 1)
-        if k == 1: return x * UOp.const(rng.randint(-4, 4))
-        if k == 2: return x.maximum(iexpr(d - 1))
-        if k == 3: return x // UOp.const(rng.choice([-5, -3, -2, -1, 1, 2, 3, 4, 7]))
-        if k == 4: return x % UOp.const(rng.choice([-5, -3, -2, -1, 1, 2, 3, 4, 7]))
-        if k == 5: return (x < iexpr(d - 1)).where(x, iexpr(d - 1))
-        if k == 6: return x.ne(iexpr(d - 1)).cast(dtypes.i32)
-        if k == 7: return (a * float(rng.randint(1, 8))).cast(dtypes.i32)
-        return x - iexpr(d - 1)
-
-    def fexpr(d):
-        leaves = [lambda: a, lambda: UOp.const(rng.choice([0.5, -1.25, 2.0, 3.0, 0.0])),
-                  lambda: iexpr(1).cast(dtypes.f32)]
-        if d <= 0 or rng.random() < 0.25:
-            return rng.choice(leaves)()
-        k = rng.randrange(10)
-        x = fexpr(d - 1)
-        if k == 0: return x + fexpr(d - 1)
-        if k == 1: return x * fexpr(d - 1)
-        if k == 2: return x.maximum(fexpr(d - 1))
-        if k == 3: return (x < fexpr(d - 1)).where(x, fexpr(d - 1))
-        if k == 4: return x.recip()
-        if k == 5: return UOp(Ops.EXP2, (x,))
-        if k == 6: return UOp(Ops.LOG2, (x,))
-        if k == 7: return UOp(Ops.SQRT, (x,))
-        if k == 8: return UOp(Ops.SIN, (x,))
-        return x.ne(fexpr(d - 1)).where(x, UOp.const(1.0))
-
-    stores = sink(OF.index(flat).store(fexpr(3)), OI.index(flat).store(iexpr(3)))
-    return sink(stores.end(*rs)), n
+gen = loop_program
 
 
 failures = 0

@@ -1,0 +1,7 @@
+5func.func @c154() -> i1 {
+  %a0 = uop.const true
+  %a1 = uop.const true
+  %r = uop.add %a0, %a1 : i1
+  return %r : i1
+}
+// max i1->i1 [True, False] => true

@@ -1,0 +1,7 @@
+5func.func @c238() -> f16 {
+  %a0 = uop.const 0x0000 : f16
+  %a1 = uop.const 0x7C00 : f16
+  %r = uop.add %a0, %a1 : f16
+  return %r : f16
+}
+// cast f16->i1 [0.0010004043579101562] => true

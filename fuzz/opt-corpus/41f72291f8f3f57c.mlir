@@ -1,0 +1,4 @@
+3func.func @buffer_negative_slot() {
+  %0 = uop.buffer -1 : tensor<4xf32>
+  return
+}

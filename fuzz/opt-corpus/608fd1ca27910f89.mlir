@@ -1,0 +1,6 @@
+3func.func @c320() -> i1 {
+  %a0 = uop.const true
+  %a1 = uop.const true
+  %r = uop.cmpne %a0, %a1 : i1
+  return %r : i1
+}

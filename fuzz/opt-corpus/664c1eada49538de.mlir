@@ -1,0 +1,7 @@
+5func.func @c262() -> i1 {
+  %a0 = uop.const false
+  %a1 = uop.const true
+  %r = uop.add %a0, %a1 : i1
+  return %r : i1
+}
+// add i1->i1 [True, True] => true

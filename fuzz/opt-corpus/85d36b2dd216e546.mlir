@@ -1,0 +1,7 @@
+5func.func @c292() -> i1 {
+  %a0 = uop.const false
+  %a1 = uop.const false
+  %r = uop.mul %a0, %a1 : i1
+  return %r : i1
+}
+// max i1->i1 [False, True] => true

@@ -1,0 +1,7 @@
+2func.func @c133() -> f32 {
+  %a0 = uop.const 0x7E967699 : f32
+  %a1 = uop.const 0xC02CCCCD : f32
+  %r = uop.add %a0, %a1 : f32
+  return %r : f32
+}
+// cmpne i32->i1 [46341, -100] => true

@@ -1,0 +1,4 @@
+3func.func @opts_bad_factor() {
+  %0 = uop.const {opts = #uop.opts<upcast = {1: 0}>} 1 : i32
+  return
+}

@@ -1,0 +1,7 @@
+0func.func @c311() -> i1 {
+  %a0 = uop.const true
+  %a1 = uop.const true
+  %r = uop.cmpne %a0, %a1 : i1
+  return %r : i1
+}
+// cmpne i1->i1 [True, False] => true

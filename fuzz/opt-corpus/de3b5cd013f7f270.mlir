@@ -1,0 +1,40 @@
+5// render_c's semantics: C max, unordered !=, C casts, floor div/mod.
+func.func @semantics() -> !uop.void {
+  %c0 = uop.const 0 : i32
+  %c1 = uop.const 1 : i32
+  %F = uop.buffer 0 : memref<2xf32, #uop.addrspace<global>>
+  %I = uop.buffer 1 : memref<2xi32, #uop.addrspace<global>>
+  %H = uop.buffer 2 : memref<1xf16, #uop.addrspace<global>>
+  %B = uop.buffer 3 : memref<1xi1, #uop.addrspace<global>>
+  %px = uop.index %F[%c0] : memref<2xf32, #uop.addrspace<global>>
+  %py = uop.index %F[%c1] : memref<2xf32, #uop.addrspace<global>>
+  %x = uop.load %px : !uop.ptr<f32, global>
+  %y = uop.load %py : !uop.ptr<f32, global>
+  %m = uop.max %x, %y : f32
+  %ne = uop.cmpne %m, %y : f32
+  %lt = uop.cmplt %x, %y : f32
+  %pi = uop.index %I[%c0] : memref<2xi32, #uop.addrspace<global>>
+  %pj = uop.index %I[%c1] : memref<2xi32, #uop.addrspace<global>>
+  %xi = uop.cast %x : f32 to i32
+  %xh = uop.cast %xi : i32 to f16
+  %bi = uop.cast %ne : i1 to i32
+  %xb = uop.cast %y : f32 to i1
+  %j = uop.load %pj : !uop.ptr<i32, global>
+  %d = uop.floordiv %xi, %j : i32
+  %r = uop.floormod %bi, %j : i32
+  %rc = uop.recip %x : f32
+  %e = uop.exp2 %rc : f32
+  %l = uop.log2 %e : f32
+  %q = uop.sqrt %l : f32
+  %s = uop.sin %q : f32
+  %s0 = uop.store %pi, %d : !uop.ptr<i32, global>
+  %s1 = uop.store %pj, %r : !uop.ptr<i32, global>
+  %ph = uop.index %H[%c0] : memref<1xf16, #uop.addrspace<global>>
+  %s2 = uop.store %ph, %xh : !uop.ptr<f16, global>
+  %pb = uop.index %B[%c0] : memref<1xi1, #uop.addrspace<global>>
+  %w = uop.where %lt, %xb, %ne : i1
+  %s3 = uop.store %pb, %w : !uop.ptr<i1, global>
+  %s4 = uop.store %px, %s : !uop.ptr<f32, global>
+  %k = uop.sink(%s0, %s1, %s2, %s3, %s4 : !uop.void, !uop.void, !uop.void, !uop.void, !uop.void)
+  return %k : !uop.void
+}

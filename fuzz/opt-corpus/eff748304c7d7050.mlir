@@ -1,0 +1,7 @@
+0func.func @c59() -> i1 {
+  %a0 = uop.const 0 : i32
+  %a1 = uop.const -1 : i32
+  %r = uop.cmplt %a0, %a1 : i32
+  return %r : i1
+}
+// cast i32->f32 [0] => 0x00000000
