@@ -65,3 +65,17 @@ if not os.path.exists(ptxas):
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# A usable CUDA device (the driver loads, cuInit succeeds, a device exists):
+# the GPU tests (REQUIRES: cuda-device) run; elsewhere they are unsupported.
+def _have_cuda_device():
+    import ctypes
+    try:
+        cuda = ctypes.CDLL(os.environ.get("UOP_LIBCUDA") or "libcuda.so.1")
+        count = ctypes.c_int(0)
+        return cuda.cuInit(0) == 0 and cuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
+    except (OSError, AttributeError):
+        return False
+
+if _have_cuda_device():
+    config.available_features.add("cuda-device")
