@@ -46,6 +46,10 @@ else
   echo "uop setup: all Debian packages present"
 fi
 
+# ccache keys by paths relative to the checkout, so a fresh clone elsewhere
+# (CI) reuses what an earlier build of the same sources compiled.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$ROOT}"
+
 if [[ ! -f "$BUILD/build.ninja" ]]; then
   echo "uop setup: configuring $BUILD"
   cmake -S "$ROOT" -B "$BUILD" -G Ninja \
