@@ -1052,8 +1052,16 @@ LogicalResult mlir::uop::linearizeKernel(func::FuncOp func, bool gpu) {
   if (!ret || ret.getNumOperands() != 1)
     return success();
   auto sink = ret.getOperand(0).getDefiningOp<SinkOp>();
-  if (!sink)
+  if (!sink) {
+    // A shaped program (L1) is left as it is, and said so: it needs
+    // uop-rangeify first. (A kernelized program's host is uop-lower-host's.)
+    if (!isHost(func) && !isa<VoidType>(ret.getOperand(0).getType()))
+      emitWarning(func.getLoc(), "uop-linearize: @")
+          << func.getSymName()
+          << " is a shaped program (L1), not a kernel graph; run uop-rangeify first "
+             "(nothing to linearize)";
     return success();
+  }
   if (func.getNumArguments() != 0)
     return func.emitOpError("uop-linearize: a kernel graph takes no arguments "
                             "(its inputs are uop.buffer slots)");
