@@ -81,7 +81,9 @@ private:
                                    std::vector<std::pair<unsigned, Operation *>>,
                                    std::greater<>>;
   std::map<Scope, Heap> heaps; // everything else, bucketed by target scope
-  llvm::SetVector<Operation *> pending;
+  /// Not a SetVector: its remove is linear, which made scheduling quadratic
+  /// (nothing here depends on the set's order).
+  llvm::DenseSet<Operation *> pending;
   SmallVector<Operation *> stack, out;
 };
 
@@ -154,7 +156,7 @@ void Scheduler::makeReady(Operation *op) {
 
 void Scheduler::emit(Operation *op) {
   out.push_back(op);
-  pending.remove(op);
+  pending.erase(op);
   ready.erase(op);
   for (Operation *x : users[op])
     if (--waiting[x] == 0)
