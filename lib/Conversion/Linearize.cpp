@@ -427,10 +427,14 @@ private:
   };
   SmallVector<Loop> loops;
   DenseMap<Operation *, int64_t> bodySize; // range -> ops scheduled inside it
+  SmallVector<std::pair<Block *, Value>> heapAllocs; // freed at the block's end
 };
 
 /// The most ops in a loop body that LLVM's loop vectorizer is let at.
 constexpr int64_t kMaxVectorizedBody = 2048;
+/// The largest uop.alloc made on the stack (memref.alloca); larger ones are
+/// memref.alloc and memref.dealloc.
+constexpr int64_t kMaxStackAllocBytes = 64 * 1024;
 
 bool Emitter::nonNegative(Value v) {
   if (auto *state = solver.lookupState<dataflow::IntegerValueRangeLattice>(v)) {
@@ -684,6 +688,10 @@ LogicalResult Emitter::run() {
         return failure();
     lane = 0;
   }
+  for (auto [block, mem] : heapAllocs) {
+    b.setInsertionPoint(block->getTerminator());
+    memref::DeallocOp::create(b, mem.getLoc(), mem);
+  }
 
   // Drop the graph.
   oldEntry->dropAllDefinedValueUses();
@@ -720,8 +728,18 @@ LogicalResult Emitter::emitOp(Operation *op) {
     if (getAddressSpace(t) == AddressSpace::Shared)
       home = entry;
     b.setInsertionPointToStart(home);
-    mems.set(op, memref::AllocaOp::create(
-                     b, loc, MemRefType::get(t.getShape(), t.getElementType())));
+    auto type = MemRefType::get(t.getShape(), t.getElementType());
+    // A large one (the stack is a few MiB, an OpenMP worker's less) is on
+    // the heap, freed at the end of the same block (once it is emitted).
+    int64_t bytes = type.getNumElements() *
+                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    if (bytes > kMaxStackAllocBytes) {
+      Value mem = memref::AllocOp::create(b, loc, type);
+      heapAllocs.push_back({home, mem});
+      mems.set(op, mem);
+      return success();
+    }
+    mems.set(op, memref::AllocaOp::create(b, loc, type));
     return success();
   }
   if (auto after = dyn_cast<AfterOp>(op)) {
