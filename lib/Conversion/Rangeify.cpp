@@ -195,6 +195,10 @@ FailureOr<Value> Rangeifier::rangeify(Value root, ArrayRef<Value> rootIdx) {
     if (idx.size() != shape.size())
       return op->emitOpError("uop-rangeify: ") << idx.size() << " indices for shape "
                                                 << shapeToString(shape);
+    // Indices are i32, as in the seed (c32 would wrap).
+    if (int64_t n = getNumElements(u.getType()); n > INT32_MAX)
+      return op->emitOpError("uop-rangeify: ")
+             << n << " elements do not fit the i32 index arithmetic of the seed";
     Frame f;
     f.u = u;
     f.idx.assign(idx.begin(), idx.end());
