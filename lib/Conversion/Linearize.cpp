@@ -82,7 +82,9 @@ private:
                                    std::vector<std::pair<unsigned, Operation *>>,
                                    std::greater<>>;
   std::map<Scope, Heap> heaps; // everything else, bucketed by target scope
-  llvm::SetVector<Operation *> pending;
+  /// Not a SetVector: its remove is linear, which made scheduling quadratic
+  /// (nothing here depends on the set's order).
+  llvm::DenseSet<Operation *> pending;
   SmallVector<Operation *> stack, out;
 };
 
@@ -155,7 +157,7 @@ void Scheduler::makeReady(Operation *op) {
 
 void Scheduler::emit(Operation *op) {
   out.push_back(op);
-  pending.remove(op);
+  pending.erase(op);
   ready.erase(op);
   for (Operation *x : users[op])
     if (--waiting[x] == 0)
@@ -430,7 +432,15 @@ private:
     Block *body;
   };
   SmallVector<Loop> loops;
+  DenseMap<Operation *, int64_t> bodySize; // range -> ops scheduled inside it
+  SmallVector<std::pair<Block *, Value>> heapAllocs; // freed at the block's end
 };
+
+/// The most ops in a loop body that LLVM's loop vectorizer is let at.
+constexpr int64_t kMaxVectorizedBody = 2048;
+/// The largest uop.alloc made on the stack (memref.alloca); larger ones are
+/// memref.alloc and memref.dealloc.
+constexpr int64_t kMaxStackAllocBytes = 64 * 1024;
 
 bool Emitter::nonNegative(Value v) {
   if (auto *state = solver.lookupState<dataflow::IntegerValueRangeLattice>(v)) {
@@ -679,6 +689,9 @@ LogicalResult Emitter::run() {
     assignProcessors(); // (the jam is for the CPU's SLP vectorizer)
   else
     findOuterVectorization();
+  for (Operation *op : sched.getOrder())
+    for (Operation *r : sched.getTarget(op))
+      ++bodySize[r];
 
   // A fresh body; the old one is dropped at the end.
   Region &region = func.getBody();
@@ -703,6 +716,10 @@ LogicalResult Emitter::run() {
       if (failed(emitOp(op)))
         return failure();
     lane = 0;
+  }
+  for (auto [block, mem] : heapAllocs) {
+    b.setInsertionPoint(block->getTerminator());
+    memref::DeallocOp::create(b, mem.getLoc(), mem);
   }
 
   // Drop the graph.
@@ -745,9 +762,20 @@ LogicalResult Emitter::emitOp(Operation *op) {
         space = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
     }
     b.setInsertionPointToStart(home);
-    mems.set(op, memref::AllocaOp::create(
-                     b, loc, MemRefType::get(t.getShape(), t.getElementType(),
-                                             MemRefLayoutAttrInterface(), space)));
+    auto type = MemRefType::get(t.getShape(), t.getElementType(), MemRefLayoutAttrInterface(),
+                                space);
+    // A large one (the stack is a few MiB, an OpenMP worker's less) is on
+    // the heap, freed at the end of the same block (once it is emitted). On
+    // the GPU, shared memory is workgroup memory and locals are registers.
+    int64_t bytes = type.getNumElements() *
+                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    if (!gpu && bytes > kMaxStackAllocBytes) {
+      Value mem = memref::AllocOp::create(b, loc, type);
+      heapAllocs.push_back({home, mem});
+      mems.set(op, mem);
+      return success();
+    }
+    mems.set(op, memref::AllocaOp::create(b, loc, type));
     return success();
   }
   if (auto after = dyn_cast<AfterOp>(op)) {
@@ -836,7 +864,11 @@ LogicalResult Emitter::emitOp(Operation *op) {
             b, loc, b.getI32Type(), *getConstantIntValue(range.getEnd()) / width);
       }
       auto f = scf::ForOp::create(b, loc, zero, end, one);
-      if (jam) {
+      // LLVM's loop vectorizer takes time quadratic in the length of a
+      // dependence chain in the body (measured on the dev VM, x*a+b chains:
+      // 1000 ops 0.13 s, 4000 ops 2 s, 20000 ops 73 s): a longer body is not
+      // vectorized.
+      if (jam || bodySize.lookup(op) > kMaxVectorizedBody) {
         // The lanes are the vector: keep LLVM's loop vectorizer off the
         // inner loop so that the SLP vectorizer packs the lanes instead.
         MLIRContext *ctx = b.getContext();

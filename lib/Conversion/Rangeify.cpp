@@ -24,6 +24,10 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <map>
+#include <memory>
+#include <vector>
+
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPRANGEIFYPASS
 #include "Uop/Conversion/Passes.h.inc"
@@ -53,8 +57,43 @@ public:
   FailureOr<Value> lower(Value root, int64_t outSlot);
 
 private:
+  /// An axis split as index = base * factor + c (base a RANGE or constant 0).
+  struct Part {
+    Value base;
+    int64_t factor;
+  };
+  /// What a REDUCE's rule computes before asking for its source's values.
+  struct ReduceState {
+    SmallVector<Value> outRanges;
+    SmallVector<Part> parts;
+    SmallVector<Index> combos;
+  };
+  /// A call of the seed's recursive rule (the value of `u` at `idx`) on the
+  /// explicit stack of `rangeify`: `stage` counts the values it has asked
+  /// for, which are on `rangeify`'s result stack from `base` on.
+  struct Frame {
+    Value u;
+    Index idx;
+    unsigned stage = 0;
+    size_t base = 0;
+    Value r;
+    std::unique_ptr<ReduceState> reduce;
+  };
+
+  /// The value of `u` at `idx`: the seed's `rangeify`, without recursion.
   FailureOr<Value> rangeify(Value u, ArrayRef<Value> idx);
-  FailureOr<Value> reduce(ReduceOp op, ArrayRef<Value> idx);
+  /// Runs `f`'s rule on as many source values as it has (`got`): true when
+  /// it is done (its value in `f.r`), false when it asks for one more
+  /// (`wantValue` at `wantIdx`).
+  FailureOr<bool> step(Frame &f, ArrayRef<Value> got);
+  ReduceState reduceBegin(ReduceOp op, ArrayRef<Value> idx);
+  Value reduceEnd(ReduceOp op, const ReduceState &st, ArrayRef<Value> got);
+  static SmallVector<void *, 5> memoKey(Value u, ArrayRef<Value> idx) {
+    SmallVector<void *, 5> key{u.getAsOpaquePointer()};
+    for (Value i : idx)
+      key.push_back(i.getAsOpaquePointer());
+    return key;
+  }
   Value c32(int64_t v) {
     return ConstOp::create(b, loc, b.getI32IntegerAttr(static_cast<int32_t>(v)));
   }
@@ -85,11 +124,9 @@ private:
   OptsAttr opts;
   int64_t nextRange = 0, nextAlloc = 0;
 
-  /// An axis split as index = base * factor + c (base a RANGE or constant 0).
-  struct Part {
-    Value base;
-    int64_t factor;
-  };
+  Value wantValue;
+  Index wantIdx;
+
   Part axisParts(int64_t size, int64_t factor, AxisKind kind);
   FailureOr<Part> gpuAxis(int64_t size, int64_t local, int64_t factor);
   /// Every index tuple with the unrolled part of each axis fixed (the seed's _combos).
@@ -137,21 +174,75 @@ Value Rangeifier::memBuffer(BufferOp buf) {
   return mem;
 }
 
-FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
-  SmallVector<void *, 5> key{u.getAsOpaquePointer()};
-  for (Value i : idx)
-    key.push_back(i.getAsOpaquePointer());
-  if (auto it = memo.find(key); it != memo.end())
-    return it->second;
+FailureOr<Value> Rangeifier::rangeify(Value root, ArrayRef<Value> rootIdx) {
+  // The seed's rule recurses on the sources; here each call is a Frame on an
+  // explicit stack, and each finished call's value goes on `results`, where
+  // its caller reads it. The ops are made in the order the recursion makes
+  // them.
+  std::vector<Frame> frames;
+  SmallVector<Value> results;
+  // Starts the call (u, idx): its memoized value, or a new frame.
+  auto call = [&](Value u, ArrayRef<Value> idx) -> LogicalResult {
+    if (auto it = memo.find(memoKey(u, idx)); it != memo.end()) {
+      results.push_back(it->second);
+      return success();
+    }
+    ArrayRef<int64_t> shape = getShape(u.getType());
+    Operation *op = u.getDefiningOp();
+    if (!op)
+      return func.emitOpError("uop-rangeify: shaped programs read uop.buffer slots, not "
+                              "function arguments");
+    if (idx.size() != shape.size())
+      return op->emitOpError("uop-rangeify: ") << idx.size() << " indices for shape "
+                                                << shapeToString(shape);
+    // Indices are i32, as in the seed (c32 would wrap).
+    if (int64_t n = getNumElements(u.getType()); n > INT32_MAX)
+      return op->emitOpError("uop-rangeify: ")
+             << n << " elements do not fit the i32 index arithmetic of the seed";
+    Frame f;
+    f.u = u;
+    f.idx.assign(idx.begin(), idx.end());
+    f.base = results.size();
+    frames.push_back(std::move(f));
+    return success();
+  };
+  if (failed(call(root, rootIdx)))
+    return failure();
+  while (!frames.empty()) {
+    Frame &f = frames.back();
+    FailureOr<bool> done = step(f, ArrayRef(results).drop_front(f.base));
+    if (failed(done))
+      return failure();
+    if (!*done) {
+      Index idx = std::move(wantIdx);
+      if (failed(call(wantValue, idx)))
+        return failure();
+      continue;
+    }
+    Value r = f.r;
+    memo[memoKey(f.u, f.idx)] = r;
+    results.truncate(f.base);
+    results.push_back(r);
+    frames.pop_back();
+  }
+  return results.back();
+}
+
+FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
+  // Asks for the value of `v` at `i` (the recursive call); `got` holds the
+  // values asked for so far, in order.
+  auto need = [&](Value v, ArrayRef<Value> i) {
+    wantValue = v;
+    wantIdx.assign(i.begin(), i.end());
+    ++f.stage;
+    return false;
+  };
+  Value u = f.u;
+  ArrayRef<Value> idx = f.idx;
+  unsigned stage = f.stage;
   ArrayRef<int64_t> shape = getShape(u.getType());
   Operation *op = u.getDefiningOp();
-  if (!op)
-    return func.emitOpError("uop-rangeify: shaped programs read uop.buffer slots, not "
-                            "function arguments");
-  if (idx.size() != shape.size())
-    return op->emitOpError("uop-rangeify: ") << idx.size() << " indices for shape "
-                                              << shapeToString(shape);
-  Value r;
+  Value &r = f.r;
   if (auto c = dyn_cast<ConstOp>(op)) {
     if (auto dense = dyn_cast<DenseElementsAttr>(c.getValue())) {
       // A folded STACK of constants: a where-chain over the flat index.
@@ -165,25 +256,28 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
     } else {
       r = u;
     }
-  } else if (auto buf = dyn_cast<BufferOp>(op)) {
+    return true;
+  }
+  if (auto buf = dyn_cast<BufferOp>(op)) {
     if (isa<MemRefType>(buf.getType()))
       return op->emitOpError("uop-rangeify: expects a shaped program (L1); this buffer is memory");
     Value ptr = IndexOp::create(b, loc, memBuffer(buf), ValueRange{idx[0]});
     r = LoadOp::create(b, loc, ptr);
-  } else if (auto stage = dyn_cast<StageOp>(op)) {
-    auto v = rangeify(stage.getSrc(), idx);
-    if (failed(v))
-      return failure();
-    r = *v;
-  } else if (isa<AddOp, MulOp, MaxOp, CmpLtOp, CmpNeOp, FloorDivOp, FloorModOp, WhereOp, CastOp,
-                 RecipOp, Exp2Op, Log2Op, SqrtOp, SinOp>(op)) {
+    return true;
+  }
+  if (auto stage_ = dyn_cast<StageOp>(op)) {
+    if (stage == 0)
+      return need(stage_.getSrc(), idx);
+    r = got[0];
+    return true;
+  }
+  if (isa<AddOp, MulOp, MaxOp, CmpLtOp, CmpNeOp, FloorDivOp, FloorModOp, WhereOp, CastOp,
+          RecipOp, Exp2Op, Log2Op, SqrtOp, SinOp>(op)) {
+    if (stage < op->getNumOperands())
+      return need(op->getOperand(stage), idx);
     IRMapping map;
-    for (Value x : op->getOperands()) {
-      auto v = rangeify(x, idx);
-      if (failed(v))
-        return failure();
-      map.map(x, *v);
-    }
+    for (auto [x, v] : llvm::zip_equal(op->getOperands(), got))
+      map.map(x, v);
     // The same op on scalars: clone it and infer its new (scalar) type.
     Operation *scalar = b.clone(*op, map);
     SmallVector<Type> types;
@@ -198,34 +292,45 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
     }
     scalar->getResult(0).setType(types[0]);
     r = scalar->getResult(0);
-  } else if (auto index = dyn_cast<IndexOp>(op)) {
-    Index iv;
-    for (Value i : index.getIndices()) {
-      auto v = rangeify(i, {});
-      if (failed(v))
-        return failure();
-      iv.push_back(*v);
+    return true;
+  }
+  if (auto index = dyn_cast<IndexOp>(op)) {
+    unsigned m = index.getIndices().size();
+    if (stage < m)
+      return need(index.getIndices()[stage], {});
+    if (stage == m) {
+      Index iv(got.begin(), got.end());
+      iv.append(idx.begin(), idx.end());
+      return need(index.getSrc(), iv);
     }
-    iv.append(idx.begin(), idx.end());
-    auto v = rangeify(index.getSrc(), iv);
-    if (failed(v))
-      return failure();
-    r = *v;
-  } else if (auto stack = dyn_cast<StackOp>(op)) {
+    r = got[m];
+    return true;
+  }
+  if (auto stack = dyn_cast<StackOp>(op)) {
+    // The last source's value, then a WHERE for each one before it, from the
+    // back.
     Value i = idx[0];
     ArrayRef<Value> rest = idx.drop_front();
-    auto last = rangeify(stack.getSrcs().back(), rest);
-    if (failed(last))
-      return failure();
-    r = *last;
-    for (int64_t k = (int64_t)stack.getSrcs().size() - 2; k >= 0; --k) {
-      auto v = rangeify(stack.getSrcs()[k], rest);
-      if (failed(v))
-        return failure();
+    int64_t n = stack.getSrcs().size();
+    if (stage == 0)
+      return need(stack.getSrcs().back(), rest);
+    if (stage == 1) {
+      r = got[0];
+    } else {
+      int64_t k = n - stage;
       Value cond = CmpLtOp::create(b, loc, i, c32(k + 1));
-      r = WhereOp::create(b, loc, cond, *v, r);
+      r = WhereOp::create(b, loc, cond, got[stage - 1], r);
     }
-  } else if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    if (int64_t k = n - 1 - stage; k >= 0)
+      return need(stack.getSrcs()[k], rest);
+    return true;
+  }
+  // Movement ops rewrite the index, then ask for the source's value there.
+  if (stage == 1 && isa<ReshapeOp, ExpandOp, PermuteOp, ShrinkOp>(op)) {
+    r = got[0];
+    return true;
+  }
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
     // The seed simplifies this index math as it builds it; uop builds it
     // plainly and simplifies the whole kernel at the end (rangeifyFunction),
     // so a reduce below a reshape may sit in more loops than the seed's.
@@ -242,47 +347,42 @@ FailureOr<Value> Rangeifier::rangeify(Value u, ArrayRef<Value> idx) {
       }
       stride *= from[k];
     }
-    auto v = rangeify(reshape.getSrc(), src);
-    if (failed(v))
-      return failure();
-    r = *v;
-  } else if (auto expand = dyn_cast<ExpandOp>(op)) {
+    return need(reshape.getSrc(), src);
+  }
+  if (auto expand = dyn_cast<ExpandOp>(op)) {
     ArrayRef<int64_t> from = getShape(expand.getSrc().getType());
     Index src;
     for (auto [i, s, n] : llvm::zip(idx, from, shape))
       src.push_back(s == 1 && n != 1 ? c32(0) : i);
-    auto v = rangeify(expand.getSrc(), src);
-    if (failed(v))
-      return failure();
-    r = *v;
-  } else if (auto permute = dyn_cast<PermuteOp>(op)) {
+    return need(expand.getSrc(), src);
+  }
+  if (auto permute = dyn_cast<PermuteOp>(op)) {
     Index inv(idx.size());
     for (auto [k, p] : llvm::enumerate(permute.getPerm()))
       inv[p] = idx[k];
-    auto v = rangeify(permute.getSrc(), inv);
-    if (failed(v))
-      return failure();
-    r = *v;
-  } else if (auto shrink = dyn_cast<ShrinkOp>(op)) {
+    return need(permute.getSrc(), inv);
+  }
+  if (auto shrink = dyn_cast<ShrinkOp>(op)) {
     Index src;
     for (auto [k, i] : llvm::enumerate(idx)) {
       int64_t begin = shrink.getBound(k).first;
       src.push_back(begin ? Value(AddOp::create(b, loc, i, c32(begin))) : i);
     }
-    auto v = rangeify(shrink.getSrc(), src);
-    if (failed(v))
-      return failure();
-    r = *v;
-  } else if (auto red = dyn_cast<ReduceOp>(op)) {
-    auto v = reduce(red, idx);
-    if (failed(v))
-      return failure();
-    r = *v;
-  } else {
-    return op->emitOpError("uop-rangeify: no rule for this op in a shaped program");
+    return need(shrink.getSrc(), src);
   }
-  memo[key] = r;
-  return r;
+  if (auto red = dyn_cast<ReduceOp>(op)) {
+    if (!f.reduce)
+      f.reduce = std::make_unique<ReduceState>(reduceBegin(red, idx));
+    ArrayRef<Index> cs = f.reduce->combos;
+    if (stage < cs.size()) {
+      Index full(idx.begin(), idx.end());
+      full.append(cs[stage].begin(), cs[stage].end());
+      return need(red.getSrc(), full);
+    }
+    r = reduceEnd(red, *f.reduce, got);
+    return true;
+  }
+  return op->emitOpError("uop-rangeify: no rule for this op in a shaped program");
 }
 
 /// The identity of a reduction: 0 for add, the lowest value for max.
@@ -295,7 +395,7 @@ static TypedAttr identity(OpBuilder &b, ReduceKind kind, Type dtype) {
   return b.getI32IntegerAttr(kind == ReduceKind::Add ? 0 : INT32_MIN);
 }
 
-FailureOr<Value> Rangeifier::reduce(ReduceOp op, ArrayRef<Value> idx) {
+Rangeifier::ReduceState Rangeifier::reduceBegin(ReduceOp op, ArrayRef<Value> idx) {
   Value x = op.getSrc();
   ArrayRef<int64_t> xshape = getShape(x.getType());
   int64_t n = op.getPopAttr().getInt();
@@ -314,15 +414,15 @@ FailureOr<Value> Rangeifier::reduce(ReduceOp op, ArrayRef<Value> idx) {
       parts.push_back(axisParts(s, (int64_t)k == n - 1 ? opts.getUnroll() : 1, AxisKind::Reduce));
     reduceRanges[op].push_back({outRanges, parts});
   }
-  SmallVector<Value> vals;
-  for (const Index &c : combos(parts)) {
-    Index full(idx.begin(), idx.end());
-    full.append(c.begin(), c.end());
-    auto v = rangeify(x, full);
-    if (failed(v))
-      return failure();
-    vals.push_back(*v);
-  }
+  ReduceState st{std::move(outRanges), std::move(parts), {}};
+  st.combos = combos(st.parts);
+  return st;
+}
+
+Value Rangeifier::reduceEnd(ReduceOp op, const ReduceState &st, ArrayRef<Value> got) {
+  const SmallVector<Value> &outRanges = st.outRanges;
+  ArrayRef<Part> parts = st.parts;
+  SmallVector<Value> vals(got.begin(), got.end());
   auto binop = [&](Value a, Value c) -> Value {
     if (op.getKind() == ReduceKind::Add)
       return AddOp::create(b, loc, a, c);

@@ -216,6 +216,37 @@ static int64_t product(ArrayRef<int64_t> shape) {
   return n;
 }
 
+LogicalResult mlir::uop::verifyShapesFit(Operation *op) {
+  auto check = [&](Type type) -> LogicalResult {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (!shaped || !shaped.hasRank() || product(shaped.getShape()) >= 0 ||
+        llvm::any_of(shaped.getShape(), [](int64_t d) { return d < 0; }))
+      return success();
+    return op->emitOpError("shape ")
+           << shapeToString(shaped.getShape()) << " of " << str(type)
+           << " has more elements than an int64 counts";
+  };
+  // A reshape to a shape that overflows says "cannot reshape" (its own
+  // verifier: no source count matches one that overflows).
+  if (!isa<ReshapeOp>(op))
+    for (Type type : op->getResultTypes())
+      if (failed(check(type)))
+        return failure();
+  for (Type type : op->getOperandTypes())
+    if (failed(check(type)))
+      return failure();
+  return success();
+}
+
+/// The seed's index arithmetic is i32: a buffer or alloc of `type` must have
+/// at most INT32_MAX elements.
+static LogicalResult verifyI32Elements(Operation *op, Type type) {
+  int64_t n = product(uop::getShape(type));
+  if (n > INT32_MAX)
+    return op->emitOpError() << n << " elements do not fit the i32 index arithmetic of the seed";
+  return success();
+}
+
 /// Reports a negative size in a shape attribute while inferring a type.
 static LogicalResult negativeShape(std::optional<Location> loc, StringRef op,
                                    ArrayRef<int64_t> shape) {
@@ -462,7 +493,7 @@ LogicalResult BufferOp::verify() {
   if (auto space = getAddressSpace(getType()); space && *space != AddressSpace::Global)
     return emitOpError("is global memory, got address space ")
            << stringifyAddressSpace(*space);
-  return success();
+  return verifyI32Elements(*this, getType());
 }
 
 LogicalResult AllocOp::verify() {
@@ -472,7 +503,7 @@ LogicalResult AllocOp::verify() {
     return emitOpError("must be flat (1-D), got ") << str(getType());
   if (getAddressSpace(getType()) == AddressSpace::Global)
     return emitOpError("is local or shared memory, got address space global");
-  return success();
+  return verifyI32Elements(*this, getType());
 }
 
 //===----------------------------------------------------------------------===//

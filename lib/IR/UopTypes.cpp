@@ -34,9 +34,12 @@ ArrayRef<int64_t> mlir::uop::getShape(Type type) {
 }
 
 int64_t mlir::uop::getNumElements(Type type) {
+  // Verified uop ops have counts that fit (ShapesFit); on anything else the
+  // count saturates rather than overflow.
   int64_t n = 1;
   for (int64_t s : getShape(type))
-    n *= s;
+    if (__builtin_mul_overflow(n, s, &n))
+      return INT64_MAX;
   return n;
 }
 

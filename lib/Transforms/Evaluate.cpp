@@ -87,13 +87,32 @@ struct IndexNone : OpRewritePattern<IndexOp> {
   }
 };
 
-/// index(index(a, i...), j...) -> index(a, i..., j...) on values
+/// Whether a constant index of `op` is out of bounds of its axis.
+bool hasOutOfBoundsIndex(IndexOp op) {
+  auto type = dyn_cast<RankedTensorType>(op.getSrc().getType());
+  if (!type)
+    return false;
+  for (auto [k, i] : llvm::enumerate(op.getIndices())) {
+    auto c = dyn_cast_or_null<IntegerAttr>(constAttr(i));
+    if (c && (int64_t)k < type.getRank() &&
+        (c.getInt() < 0 || c.getInt() >= type.getDimSize(k)))
+      return true;
+  }
+  return false;
+}
+
+/// index(index(a, i...), j...) -> index(a, i..., j...) on values. Not when
+/// the inner index is out of bounds: the error is reported at that op (the
+/// merged one would carry the outer op's location, a user of the one that
+/// fails).
 struct IndexOfIndex : OpRewritePattern<IndexOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(IndexOp op, PatternRewriter &rewriter) const override {
     auto inner = op.getSrc().getDefiningOp<IndexOp>();
     if (!inner || !isa<RankedTensorType>(inner.getSrc().getType()))
       return rewriter.notifyMatchFailure(op, "not an index of a value index");
+    if (hasOutOfBoundsIndex(inner))
+      return rewriter.notifyMatchFailure(op, "the inner index is out of bounds");
     SmallVector<Value> indices(inner.getIndices());
     llvm::append_range(indices, op.getIndices());
     rewriter.replaceOpWithNewOp<IndexOp>(op, inner.getSrc(), indices);

@@ -24,3 +24,15 @@ func.func @gpu_indivisible() -> tensor<10xf32> attributes {uop.opts = #uop.opts<
   %0 = uop.sin %a : tensor<10xf32>
   return %0 : tensor<10xf32>
 }
+
+// -----
+
+// A value of more than INT32_MAX elements (here broadcast from one) would wrap
+// the i32 index arithmetic of the kernel, whose loops then run no iteration.
+func.func @too_many_elements() -> tensor<65536x65536xf32> {
+  %b = uop.buffer 0 : tensor<1xf32>
+  %r = uop.reshape %b, [1, 1] : tensor<1xf32>
+  // expected-error @+1 {{'uop.expand' op uop-rangeify: 4294967296 elements do not fit the i32 index arithmetic of the seed}}
+  %e = uop.expand %r, [65536, 65536] : tensor<1x1xf32>
+  return %e : tensor<65536x65536xf32>
+}

@@ -529,3 +529,63 @@ func.func @index_plain_memref(%m: memref<4xf32>, %i: i32) {
   %0 = uop.index %m[%i] : memref<4xf32>
   return
 }
+
+// -----
+
+// Element counts must fit in an int64 (getNumElements would overflow).
+func.func @shape_overflows_int64() {
+  // expected-error @+1 {{'uop.param' op shape [1099511627776, 1099511627776] of tensor<1099511627776x1099511627776xf32> has more elements than an int64 counts}}
+  %0 = uop.param 0 : tensor<1099511627776x1099511627776xf32>
+  return
+}
+
+// -----
+
+func.func @operand_shape_overflows_int64(%x: tensor<1099511627776x1099511627776xf32>) {
+  // expected-error @+1 {{'uop.exp2' op shape [1099511627776, 1099511627776] of tensor<1099511627776x1099511627776xf32> has more elements than an int64 counts}}
+  %0 = uop.exp2 %x : tensor<1099511627776x1099511627776xf32>
+  return
+}
+
+// -----
+
+// The seed's index arithmetic is i32: a buffer or alloc of more than
+// INT32_MAX elements would wrap its indices (and silently write nothing).
+func.func @buffer_too_large_for_i32() {
+  // expected-error @+1 {{'uop.buffer' op 2147483656 elements do not fit the i32 index arithmetic of the seed}}
+  %0 = uop.buffer 0 : tensor<2147483656xf32>
+  return
+}
+
+// -----
+
+func.func @buffer_memory_too_large_for_i32() {
+  // expected-error @+1 {{'uop.buffer' op 2147483656 elements do not fit the i32 index arithmetic of the seed}}
+  %0 = uop.buffer 0 : memref<2147483656xf32, #uop.addrspace<global>>
+  return
+}
+
+// -----
+
+func.func @alloc_too_large_for_i32() {
+  // expected-error @+1 {{'uop.alloc' op 2147483656 elements do not fit the i32 index arithmetic of the seed}}
+  %0 = uop.alloc 0 : memref<2147483656xf32, #uop.addrspace<local>>
+  return
+}
+
+// -----
+
+// INT32_MAX elements still fit.
+func.func @buffer_int32_max() {
+  %0 = uop.buffer 0 : tensor<2147483647xf32>
+  return
+}
+
+// -----
+
+// A reshape's source must count its elements too.
+func.func @reshape_from_overflow(%x: tensor<1099511627776x1099511627776xf32>) {
+  // expected-error @+1 {{'uop.reshape' op shape [1099511627776, 1099511627776] of tensor<1099511627776x1099511627776xf32> has more elements than an int64 counts}}
+  %0 = uop.reshape %x, [2199023255552, 549755813888] : tensor<1099511627776x1099511627776xf32>
+  return
+}

@@ -14,6 +14,7 @@
 #include "Uop/ExecutionEngine/ExecutionEngine.h"
 #include "Uop/Runtime/Bundle.h"
 #include "Uop/Runtime/Loader.h"
+#include "Uop/Support/LargeStack.h"
 #include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
 
@@ -51,7 +52,7 @@ static cl::opt<std::string> chip("chip", cl::desc("--target=cuda: the GPU archit
   exit(1);
 }
 
-int main(int argc, char **argv) {
+static int compileMain(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "uop-compile: compile a uop program into a bundle\n");
   mlir::uop::CompileOptions options;
@@ -101,4 +102,10 @@ int main(int argc, char **argv) {
   if (auto ok = rt::writeBundle(outputFile, bundle); !ok)
     fail(ok.error());
   return 0;
+}
+
+/// On a thread with a large stack, as every uop tool: MLIR's parser, verifier
+/// and printer recurse once per nested region.
+int main(int argc, char **argv) {
+  return mlir::uop::runWithLargeStack([&] { return compileMain(argc, argv); });
 }

@@ -10,6 +10,7 @@
 #include "Uop/Transforms/Passes.h"
 #include "Uop/Pipelines/Pipelines.h"
 #include "Uop/Target/UIR.h"
+#include "Uop/Support/LargeStack.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -98,7 +99,7 @@ static int runOnUIR(llvm::StringRef inputFilename, llvm::StringRef outputFilenam
   return runOptMain(std::move(buffer), outputFilename, registry, config);
 }
 
-int main(int argc, char **argv) {
+static int optMain(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<mlir::uop::UopDialect, mlir::affine::AffineDialect,
                   mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
@@ -154,4 +155,10 @@ int main(int argc, char **argv) {
     return EXIT_FAILURE;
   }
   return runOptMain(std::move(file), outputFilename, registry, config);
+}
+
+/// The work runs on a thread with a large stack: MLIR's parser, verifier and
+/// printer recurse once per nested region (uop.call bodies).
+int main(int argc, char **argv) {
+  return mlir::uop::runWithLargeStack([&] { return optMain(argc, argv); });
 }

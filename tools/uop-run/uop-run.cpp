@@ -25,6 +25,7 @@
 #include "Uop/Runtime/Runtime.h"
 #include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
+#include "Uop/Support/LargeStack.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -92,7 +93,15 @@ mlir::uop::CompileOptions compileOptions() {
 
 } // namespace
 
+static int runMain(int argc, char **argv);
+
+/// The work (parsing, compiling, running) is on a thread with a large stack:
+/// MLIR's parser, verifier and printer recurse once per nested region.
 int main(int argc, char **argv) {
+  return mlir::uop::runWithLargeStack([&] { return runMain(argc, argv); });
+}
+
+static int runMain(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "uop-run: compile and run a uop program\n");
   mlir::uop::CompileOptions options = compileOptions();

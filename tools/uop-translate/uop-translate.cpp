@@ -12,6 +12,7 @@
 #include "Uop/Target/CPU.h"
 #include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
+#include "Uop/Support/LargeStack.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -88,9 +89,13 @@ static void registerToPTXTranslation() {
       [](DialectRegistry &registry) { uop::registerUopCudaTarget(registry); });
 }
 
+/// The work runs on a thread with a large stack: MLIR's parser, verifier and
+/// printer recurse once per nested region (uop.call bodies).
 int main(int argc, char **argv) {
-  uop::registerUIRTranslations();
-  registerToLLVMIRTranslation();
-  registerToPTXTranslation();
-  return failed(mlirTranslateMain(argc, argv, "uop translation driver\n"));
+  return uop::runWithLargeStack([&] {
+    uop::registerUIRTranslations();
+    registerToLLVMIRTranslation();
+    registerToPTXTranslation();
+    return int(failed(mlirTranslateMain(argc, argv, "uop translation driver\n")));
+  });
 }

@@ -47,8 +47,14 @@ def Uop_Dialect : Dialect {
   }];
 }
 
+/// Every shape an op's operands and results have counts its elements in an
+/// int64 (getNumElements would overflow otherwise).
+def Uop_ShapesFit : NativeOpTrait<"ShapesFit"> {
+  let cppNamespace = "::mlir::uop";
+}
+
 /// Base class of every uop operation.
 class Uop_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Uop_Dialect, mnemonic, traits>;
+    : Op<Uop_Dialect, mnemonic, !listconcat(traits, [Uop_ShapesFit])>;
 
 #endif // UOP_IR_UOPDIALECT_TD

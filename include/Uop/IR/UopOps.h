@@ -24,6 +24,19 @@ struct UopMemoryResource
 };
 } // namespace mlir::uop
 
+namespace mlir::uop {
+/// The verifier of ShapesFit: an error if a shape among `op`'s operand and
+/// result types has more elements than an int64 counts.
+LogicalResult verifyShapesFit(Operation *op);
+
+/// Every uop op's: its shapes' element counts fit in an int64.
+template <typename ConcreteType>
+class ShapesFit : public ::mlir::OpTrait::TraitBase<ConcreteType, ShapesFit> {
+public:
+  static LogicalResult verifyTrait(Operation *op) { return verifyShapesFit(op); }
+};
+} // namespace mlir::uop
+
 #define GET_OP_CLASSES
 #include "Uop/IR/UopOps.h.inc"
 

@@ -16,7 +16,8 @@ namespace mlir::uop {
 /// the dims of a tensor or memref.
 llvm::ArrayRef<int64_t> getShape(mlir::Type type);
 
-/// The number of elements of `getShape(type)`: 1 for a scalar or a pointer.
+/// The number of elements of `getShape(type)`: 1 for a scalar or a pointer;
+/// INT64_MAX if the count overflows (no verified uop op has such a type).
 int64_t getNumElements(mlir::Type type);
 
 /// getDType for the types that are not an integer scalar.
