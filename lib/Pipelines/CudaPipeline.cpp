@@ -50,6 +50,9 @@ using namespace mlir;
 
 void mlir::uop::buildUopCudaKernelizeStage(OpPassManager &pm,
                                            const UopCudaPipelineOptions &options) {
+  // Calls are inlined first (the seed's inline_call): kernels are cut from
+  // the whole graph, and uop-rangeify has no rule for a call.
+  pm.addPass(createUopInlineCallsPass());
   UopKernelizePassOptions kernelize;
   kernelize.fuseReduce = options.fuseReduce;
   pm.addPass(createUopKernelizePass(kernelize));
