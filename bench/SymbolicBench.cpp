@@ -61,15 +61,15 @@ static OwningOpRef<ModuleOp> buildIndexGraph(MLIRContext &context, int64_t n) {
   for (int64_t k = 0; ops < n; ++k) {
     Value four = c(4), ck = c(k % 13 + 1), sixteen = c(16);
     Value a = MulOp::create(b, loc, x, four);
-    Value s = AddOp::create(b, loc, a, ck);          // x*4 + c
-    Value q = FloorDivOp::create(b, loc, s, four);   // -> x + c//4
-    Value r = FloorModOp::create(b, loc, s, four);   // -> c%4
+    Value s = AddOp::create(b, loc, a, ck);        // x*4 + c
+    Value q = FloorDivOp::create(b, loc, s, four); // -> x + c//4
+    Value r = FloorModOp::create(b, loc, s, four); // -> c%4
     Value qm = MulOp::create(b, loc, q, four);
-    Value t = AddOp::create(b, loc, qm, r);          // -> x*4 + c
-    Value u = FloorDivOp::create(b, loc, t, four);   // -> x + c//4
-    Value lt = CmpLtOp::create(b, loc, j, sixteen);  // bounds: true
-    Value w = WhereOp::create(b, loc, lt, u, x);     // -> u
-    Value m = FloorModOp::create(b, loc, j, sixteen);// bounds: j
+    Value t = AddOp::create(b, loc, qm, r);           // -> x*4 + c
+    Value u = FloorDivOp::create(b, loc, t, four);    // -> x + c//4
+    Value lt = CmpLtOp::create(b, loc, j, sixteen);   // bounds: true
+    Value w = WhereOp::create(b, loc, lt, u, x);      // -> u
+    Value m = FloorModOp::create(b, loc, j, sixteen); // bounds: j
     x = MaxOp::create(b, loc, w, m);
     ops += 14;
   }
@@ -160,8 +160,8 @@ static int64_t countOps(ModuleOp module) {
 
 /// The (x, j) points of bench/symbolic_seed.py's POINTS (the index shape),
 /// and its DAG_POINTS (x, y, j) for the dag shape.
-static const int64_t kPoints[][2] = {{0, 0},          {1, 5},          {-7, 15},
-                                     {100, 3},        {2147483647, 0}, {-2147483648LL, 15}};
+static const int64_t kPoints[][2] = {{0, 0},   {1, 5},          {-7, 15},
+                                     {100, 3}, {2147483647, 0}, {-2147483648LL, 15}};
 static const int64_t kDagPoints[][3] = {
     {0, 0, 0}, {1, -2, 5}, {-7, 100, 15}, {2147483647, -2147483648LL, 3}};
 
@@ -245,8 +245,8 @@ int main(int argc, char **argv) {
   int64_t maxOps = argc > 1 ? std::atoll(argv[1]) : 1000000;
   // Wall time, and CPU time of this thread (the same on an idle machine; on
   // a shared one the CPU time is what the rewriting itself costs).
-  llvm::outs() << llvm::formatv("{0,10} {1,10} {2,12} {3,12} {4,12} {5,12}\n", "ops",
-                                "ops after", "wall ms", "wall ns/op", "cpu ms", "cpu ns/op");
+  llvm::outs() << llvm::formatv("{0,10} {1,10} {2,12} {3,12} {4,12} {5,12}\n", "ops", "ops after",
+                                "wall ms", "wall ns/op", "cpu ms", "cpu ns/op");
   for (int64_t n = 1000; n <= maxOps; n *= 10) {
     OwningOpRef<ModuleOp> module = buildGraph(context, shape, n);
     int64_t before = countOps(*module);
@@ -259,11 +259,11 @@ int main(int argc, char **argv) {
       llvm::errs() << "uop-symbolic failed\n";
       return 1;
     }
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                    .count();
+    double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     double cpu = 1000.0 * double(std::clock() - cpuStart) / CLOCKS_PER_SEC;
-    llvm::outs() << llvm::formatv("{0,10} {1,10} {2,12:F1} {3,12:F1} {4,12:F1} {5,12:F1}\n",
-                                  before, countOps(*module), ms, ms * 1e6 / before, cpu,
+    llvm::outs() << llvm::formatv("{0,10} {1,10} {2,12:F1} {3,12:F1} {4,12:F1} {5,12:F1}\n", before,
+                                  countOps(*module), ms, ms * 1e6 / before, cpu,
                                   cpu * 1e6 / before);
   }
   return 0;

@@ -79,8 +79,7 @@ private:
   DenseMap<Operation *, unsigned> waiting;
   llvm::SmallPtrSet<Operation *, 16> ready; // ready RANGE / END ops
   using Heap = std::priority_queue<std::pair<unsigned, Operation *>,
-                                   std::vector<std::pair<unsigned, Operation *>>,
-                                   std::greater<>>;
+                                   std::vector<std::pair<unsigned, Operation *>>, std::greater<>>;
   std::map<Scope, Heap> heaps; // everything else, bucketed by target scope
   /// Not a SetVector: its remove is linear, which made scheduling quadratic
   /// (nothing here depends on the set's order).
@@ -231,9 +230,8 @@ LogicalResult Scheduler::run() {
       continue;
     const Scope &first = target[users[u].front()];
     size_t n = 0;
-    while (llvm::all_of(users[u], [&](Operation *x) {
-      return target[x].size() > n && target[x][n] == first[n];
-    }))
+    while (llvm::all_of(
+        users[u], [&](Operation *x) { return target[x].size() > n && target[x][n] == first[n]; }))
       ++n;
     target[u] = Scope(first.begin(), first.begin() + n);
   }
@@ -296,8 +294,8 @@ LogicalResult Scheduler::run() {
           choice.push_back(r);
       if (choice.empty())
         choice.assign(cands.begin(), cands.end());
-      Operation *r = *llvm::min_element(
-          choice, [&](Operation *a, Operation *b) { return rangeLess(a, b); });
+      Operation *r =
+          *llvm::min_element(choice, [&](Operation *a, Operation *b) { return rangeLess(a, b); });
       emit(r);
       stack.push_back(r);
       continue;
@@ -393,9 +391,7 @@ private:
     return llvm::is_contained(t, jam);
   }
   Operation *srcOp(Operation *op, unsigned i) { return op->getOperand(i).getDefiningOp(); }
-  Value constIndex(int64_t v) {
-    return arith::ConstantIndexOp::create(b, b.getUnknownLoc(), v);
-  }
+  Value constIndex(int64_t v) { return arith::ConstantIndexOp::create(b, b.getUnknownLoc(), v); }
   /// Whether `v`, an i32, is provably >= 0 (the seed's `vmin(u) >= 0`).
   bool nonNegative(Value v);
   /// Whether `op`'s operand i is a constant > 0.
@@ -415,24 +411,24 @@ private:
   /// GPU mode: the block/thread dimension of each GLOBAL/LOCAL range.
   DenseMap<Operation *, gpu::Processor> processors;
 
-  unsigned lane = 0;                                       // current jam lane
-  Operation *jam = nullptr;                                // the jammed range
+  unsigned lane = 0;        // current jam lane
+  Operation *jam = nullptr; // the jammed range
   int64_t jamWidth = 1;
-  LaneMap<Value> vals{lane};                               // scalar values
-  LaneMap<Value> mems{lane};                               // memrefs
-  LaneMap<std::pair<Value, Value>> ptrs{lane};             // (memref, index)
-  DenseMap<Operation *, Operation *> memRoot;              // after/index -> buffer/alloc
-  llvm::SmallPtrSet<Operation *, 8> reductions;            // float ops that accumulate
-  llvm::SmallPtrSet<Operation *, 8> contracted;            // muls feeding them
-  llvm::SmallPtrSet<Operation *, 16> addressMath;          // i32 add/mul only feeding indices
-  DenseMap<Operation *, int64_t> outerVectorize;           // range -> vector width
+  LaneMap<Value> vals{lane};                      // scalar values
+  LaneMap<Value> mems{lane};                      // memrefs
+  LaneMap<std::pair<Value, Value>> ptrs{lane};    // (memref, index)
+  DenseMap<Operation *, Operation *> memRoot;     // after/index -> buffer/alloc
+  llvm::SmallPtrSet<Operation *, 8> reductions;   // float ops that accumulate
+  llvm::SmallPtrSet<Operation *, 8> contracted;   // muls feeding them
+  llvm::SmallPtrSet<Operation *, 16> addressMath; // i32 add/mul only feeding indices
+  DenseMap<Operation *, int64_t> outerVectorize;  // range -> vector width
   struct Loop {
     Operation *range;
     Operation *loop;
     Block *body;
   };
   SmallVector<Loop> loops;
-  DenseMap<Operation *, int64_t> bodySize; // range -> ops scheduled inside it
+  DenseMap<Operation *, int64_t> bodySize;           // range -> ops scheduled inside it
   SmallVector<std::pair<Block *, Value>> heapAllocs; // freed at the block's end
 };
 
@@ -515,8 +511,7 @@ void Emitter::findAddressMath() {
 
 /// The linear form of an i32 index expression over ranges: coefficient per
 /// range (nullptr holds the constant term); nullopt if it is not linear.
-static std::optional<llvm::SmallDenseMap<Operation *, int64_t>> linearForm(Value v,
-                                                                           int depth = 0) {
+static std::optional<llvm::SmallDenseMap<Operation *, int64_t>> linearForm(Value v, int depth = 0) {
   using Form = llvm::SmallDenseMap<Operation *, int64_t>;
   Operation *op = v.getDefiningOp();
   if (!op || depth > 32)
@@ -651,7 +646,8 @@ void Emitter::assignProcessors() {
   for (auto &[idx, r] : ranges) {
     bool global = r.getKind() == AxisKind::Global;
     unsigned &n = global ? numGlobal : numLocal;
-    unsigned base = static_cast<unsigned>(global ? gpu::Processor::BlockX : gpu::Processor::ThreadX);
+    unsigned base =
+        static_cast<unsigned>(global ? gpu::Processor::BlockX : gpu::Processor::ThreadX);
     processors[r] = n < 3 ? static_cast<gpu::Processor>(base + n) : gpu::Processor::Sequential;
     ++n;
   }
@@ -670,8 +666,8 @@ LogicalResult Emitter::run() {
                              "buffer is a tensor value (run uop-rangeify first)");
     auto [it, inserted] = slots.insert({buf.getSlotAttr().getInt(), buf});
     if (!inserted && it->second.getType() != buf.getType())
-      return buf.emitOpError("slot ") << it->first << " is also a buffer of type "
-                                      << it->second.getType();
+      return buf.emitOpError("slot ")
+             << it->first << " is also a buffer of type " << it->second.getType();
   }
   SmallVector<Type> argTypes;
   SmallVector<int64_t> slotList;
@@ -734,8 +730,7 @@ LogicalResult Emitter::run() {
 
 LogicalResult Emitter::emitOp(Operation *op) {
   Location loc = op->getLoc();
-  b.setInsertionPoint(loops.empty() ? entry->getTerminator()
-                                    : loops.back().body->getTerminator());
+  b.setInsertionPoint(loops.empty() ? entry->getTerminator() : loops.back().body->getTerminator());
 
   if (auto c = dyn_cast<ConstOp>(op)) {
     if (isa<ShapedType>(c.getType()))
@@ -762,13 +757,12 @@ LogicalResult Emitter::emitOp(Operation *op) {
         space = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
     }
     b.setInsertionPointToStart(home);
-    auto type = MemRefType::get(t.getShape(), t.getElementType(), MemRefLayoutAttrInterface(),
-                                space);
+    auto type =
+        MemRefType::get(t.getShape(), t.getElementType(), MemRefLayoutAttrInterface(), space);
     // A large one (the stack is a few MiB, an OpenMP worker's less) is on
     // the heap, freed at the end of the same block (once it is emitted). On
     // the GPU, shared memory is workgroup memory and locals are registers.
-    int64_t bytes = type.getNumElements() *
-                    std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    int64_t bytes = type.getNumElements() * std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
     if (!gpu && bytes > kMaxStackAllocBytes) {
       Value mem = memref::AllocOp::create(b, loc, type);
       heapAllocs.push_back({home, mem});
@@ -835,9 +829,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
                                          ValueRange{constIndex(1)});
       MLIRContext *ctx = b.getContext();
       AffineMap id = b.getDimIdentityMap();
-      par->setAttr(kMappingAttrName,
-                   b.getArrayAttr({gpu::ParallelLoopDimMappingAttr::get(
-                       ctx, processors.lookup(op), id, id)}));
+      par->setAttr(kMappingAttrName, b.getArrayAttr({gpu::ParallelLoopDimMappingAttr::get(
+                                         ctx, processors.lookup(op), id, id)}));
       par->setAttr(kAxisAttrName, range.getKindAttr());
       loop = par;
       body = par.getBody();
@@ -860,8 +853,8 @@ LogicalResult Emitter::emitOp(Operation *op) {
       Value end = val(op, 0);
       if (width > 1) {
         // Unrolled and jammed: jj counts groups of `width` lanes.
-        end = arith::ConstantIntOp::create(
-            b, loc, b.getI32Type(), *getConstantIntValue(range.getEnd()) / width);
+        end = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                           *getConstantIntValue(range.getEnd()) / width);
       }
       auto f = scf::ForOp::create(b, loc, zero, end, one);
       // LLVM's loop vectorizer takes time quadratic in the length of a
@@ -872,23 +865,22 @@ LogicalResult Emitter::emitOp(Operation *op) {
         // The lanes are the vector: keep LLVM's loop vectorizer off the
         // inner loop so that the SLP vectorizer packs the lanes instead.
         MLIRContext *ctx = b.getContext();
-        auto noVec = LLVM::LoopVectorizeAttr::get(ctx, b.getBoolAttr(true), {}, {}, {}, {},
-                                                  {}, {});
+        auto noVec = LLVM::LoopVectorizeAttr::get(ctx, b.getBoolAttr(true), {}, {}, {}, {}, {}, {});
         f->setAttr("llvm.loop_annotation",
-                   LLVM::LoopAnnotationAttr::get(ctx, {}, noVec, {}, {}, {}, {}, {}, {}, {},
-                                                 {}, {}, {}, {}, {}, {}));
+                   LLVM::LoopAnnotationAttr::get(ctx, {}, noVec, {}, {}, {}, {}, {}, {}, {}, {}, {},
+                                                 {}, {}, {}, {}));
       }
       b.setInsertionPointToStart(f.getBody());
       if (width > 1) {
         jam = op;
         jamWidth = width;
         Value w = arith::ConstantIntOp::create(b, loc, b.getI32Type(), width);
-        Value base = arith::MulIOp::create(b, loc, f.getInductionVar(), w,
-                                           arith::IntegerOverflowFlags::nsw);
+        Value base =
+            arith::MulIOp::create(b, loc, f.getInductionVar(), w, arith::IntegerOverflowFlags::nsw);
         for (int64_t l = 0; l < width; ++l) {
           Value c = arith::ConstantIntOp::create(b, loc, b.getI32Type(), l);
-          vals.setLane(op, l, arith::AddIOp::create(b, loc, base, c,
-                                                    arith::IntegerOverflowFlags::nsw));
+          vals.setLane(op, l,
+                       arith::AddIOp::create(b, loc, base, c, arith::IntegerOverflowFlags::nsw));
         }
       } else {
         vals.set(op, f.getInductionVar());
@@ -942,10 +934,10 @@ LogicalResult Emitter::emitAlu(Operation *op) {
   bool isFloat = isFloatDType(in);
   bool isBool = in.isInteger(1);
   auto fm = [&](bool fast) {
-    return arith::FastMathFlagsAttr::get(
-        b.getContext(), fast ? arith::FastMathFlags::reassoc | arith::FastMathFlags::nsz |
-                                   arith::FastMathFlags::contract
-                             : arith::FastMathFlags::none);
+    return arith::FastMathFlagsAttr::get(b.getContext(), fast ? arith::FastMathFlags::reassoc |
+                                                                    arith::FastMathFlags::nsz |
+                                                                    arith::FastMathFlags::contract
+                                                              : arith::FastMathFlags::none);
   };
   bool fast = reductions.contains(op);
   Value x = op->getNumOperands() > 0 ? val(op, 0) : Value();
@@ -963,11 +955,11 @@ LogicalResult Emitter::emitAlu(Operation *op) {
                                                          : arith::IntegerOverflowFlags::none);
   } else if (isa<MulOp>(op)) {
     if (isFloat) {
-      auto flags = fast ? fm(true)
-                        : arith::FastMathFlagsAttr::get(
-                              b.getContext(), contracted.contains(op)
-                                                  ? arith::FastMathFlags::contract
-                                                  : arith::FastMathFlags::none);
+      auto flags =
+          fast ? fm(true)
+               : arith::FastMathFlagsAttr::get(b.getContext(), contracted.contains(op)
+                                                                   ? arith::FastMathFlags::contract
+                                                                   : arith::FastMathFlags::none);
       r = arith::MulFOp::create(b, loc, x, y, flags);
     } else if (isBool)
       r = arith::AndIOp::create(b, loc, x, y);
@@ -977,20 +969,16 @@ LogicalResult Emitter::emitAlu(Operation *op) {
                                                          : arith::IntegerOverflowFlags::none);
   } else if (isa<MaxOp>(op)) {
     // C's ((a>b)?a:b): with a NaN, the result is b.
-    Value gt = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, y)
-                             .getResult()
-                       : arith::CmpIOp::create(b, loc,
-                                               isBool ? arith::CmpIPredicate::ugt
-                                                      : arith::CmpIPredicate::sgt,
-                                               x, y)
-                             .getResult();
+    Value gt =
+        isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, y).getResult()
+                : arith::CmpIOp::create(
+                      b, loc, isBool ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt, x, y)
+                      .getResult();
     r = arith::SelectOp::create(b, loc, gt, x, y);
   } else if (isa<CmpLtOp>(op)) {
     r = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y).getResult()
-                : arith::CmpIOp::create(b, loc,
-                                        isBool ? arith::CmpIPredicate::ult
-                                               : arith::CmpIPredicate::slt,
-                                        x, y)
+                : arith::CmpIOp::create(
+                      b, loc, isBool ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt, x, y)
                       .getResult();
   } else if (isa<CmpNeOp>(op)) {
     r = isFloat ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, y).getResult()

@@ -89,8 +89,8 @@ LogicalResult PlanBuilder::build(func::FuncOp host) {
   for (auto buf : block.getOps<BufferOp>()) {
     auto [it, fresh] = inputs.try_emplace(buf.getSlotAttr().getInt(), buf);
     if (!fresh && it->second.getType() != buf.getType())
-      return buf.emitOpError("slot ") << it->first << " is read as both "
-                                      << it->second.getType() << " and " << buf.getType();
+      return buf.emitOpError("slot ") << it->first << " is read as both " << it->second.getType()
+                                      << " and " << buf.getType();
   }
   std::map<int64_t, unsigned> inputArg;
   for (auto &[slot, buf] : inputs) {

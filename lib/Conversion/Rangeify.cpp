@@ -134,8 +134,7 @@ private:
   /// The seed's memo: (node, index) -> scalar value, keyed by the node and
   /// the index values' pointers.
   std::map<SmallVector<void *, 5>, Value> memo;
-  DenseMap<Operation *, SmallVector<std::pair<SmallVector<Value>, SmallVector<Part>>>>
-      reduceRanges;
+  DenseMap<Operation *, SmallVector<std::pair<SmallVector<Value>, SmallVector<Part>>>> reduceRanges;
   DenseMap<std::pair<int64_t, Type>, Value> buffers;
 };
 
@@ -167,8 +166,8 @@ Value Rangeifier::memBuffer(BufferOp buf) {
   Value &mem = buffers[{slot, t}];
   if (!mem) {
     auto global = AddressSpaceAttr::get(ctx, AddressSpace::Global);
-    auto type = MemRefType::get(t.getShape(), t.getElementType(), MemRefLayoutAttrInterface(),
-                                global);
+    auto type =
+        MemRefType::get(t.getShape(), t.getElementType(), MemRefLayoutAttrInterface(), global);
     mem = BufferOp::create(b, buf.getLoc(), type, buf.getSlotAttr());
   }
   return mem;
@@ -193,8 +192,8 @@ FailureOr<Value> Rangeifier::rangeify(Value root, ArrayRef<Value> rootIdx) {
       return func.emitOpError("uop-rangeify: shaped programs read uop.buffer slots, not "
                               "function arguments");
     if (idx.size() != shape.size())
-      return op->emitOpError("uop-rangeify: ") << idx.size() << " indices for shape "
-                                                << shapeToString(shape);
+      return op->emitOpError("uop-rangeify: ")
+             << idx.size() << " indices for shape " << shapeToString(shape);
     // Indices are i32, as in the seed (c32 would wrap).
     if (int64_t n = getNumElements(u.getType()); n > INT32_MAX)
       return op->emitOpError("uop-rangeify: ")
@@ -271,8 +270,8 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
     r = got[0];
     return true;
   }
-  if (isa<AddOp, MulOp, MaxOp, CmpLtOp, CmpNeOp, FloorDivOp, FloorModOp, WhereOp, CastOp,
-          RecipOp, Exp2Op, Log2Op, SqrtOp, SinOp>(op)) {
+  if (isa<AddOp, MulOp, MaxOp, CmpLtOp, CmpNeOp, FloorDivOp, FloorModOp, WhereOp, CastOp, RecipOp,
+          Exp2Op, Log2Op, SqrtOp, SinOp>(op)) {
     if (stage < op->getNumOperands())
       return need(op->getOperand(stage), idx);
     IRMapping map;
@@ -282,10 +281,9 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
     Operation *scalar = b.clone(*op, map);
     SmallVector<Type> types;
     if (auto iface = dyn_cast<InferTypeOpInterface>(scalar)) {
-      if (failed(iface.inferReturnTypes(ctx, scalar->getLoc(), scalar->getOperands(),
-                                        scalar->getRawDictionaryAttrs(),
-                                        scalar->getPropertiesStorage(), scalar->getRegions(),
-                                        types)))
+      if (failed(iface.inferReturnTypes(
+              ctx, scalar->getLoc(), scalar->getOperands(), scalar->getRawDictionaryAttrs(),
+              scalar->getPropertiesStorage(), scalar->getRegions(), types)))
         return op->emitOpError("uop-rangeify: cannot type the scalar op");
     } else {
       types.push_back(scalar->getOperand(0).getType());
@@ -388,8 +386,8 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
 /// The identity of a reduction: 0 for add, the lowest value for max.
 static TypedAttr identity(OpBuilder &b, ReduceKind kind, Type dtype) {
   if (isFloatDType(dtype))
-    return b.getFloatAttr(dtype, kind == ReduceKind::Add ? 0.0
-                                                         : -std::numeric_limits<double>::infinity());
+    return b.getFloatAttr(dtype,
+                          kind == ReduceKind::Add ? 0.0 : -std::numeric_limits<double>::infinity());
   if (dtype.isInteger(1))
     return b.getBoolAttr(false);
   return b.getI32IntegerAttr(kind == ReduceKind::Add ? 0 : INT32_MIN);
@@ -507,16 +505,16 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
   Type dtype = getDType(root.getType());
   int64_t numel = getNumElements(root.getType());
   auto global = AddressSpaceAttr::get(ctx, AddressSpace::Global);
-  auto outType = MemRefType::get({std::max<int64_t>(1, numel)}, dtype,
-                                 MemRefLayoutAttrInterface(), global);
+  auto outType =
+      MemRefType::get({std::max<int64_t>(1, numel)}, dtype, MemRefLayoutAttrInterface(), global);
   Value out = BufferOp::create(b, loc, outType, b.getI64IntegerAttr(outSlot));
   int64_t rank = shape.size();
   SmallVector<Part> plist(rank);
   if (opts.getGpu()) {
     // Each output axis gets a GLOBAL range and optionally a LOCAL one.
     for (int64_t k = 0; k < rank; ++k) {
-      auto p = gpuAxis(shape[k], lookupAxis(opts.getLocal(), k, 1),
-                       lookupAxis(opts.getUpcast(), k, 1));
+      auto p =
+          gpuAxis(shape[k], lookupAxis(opts.getLocal(), k, 1), lookupAxis(opts.getUpcast(), k, 1));
       if (failed(p))
         return failure();
       plist[k] = *p;
@@ -562,8 +560,7 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
     auto val = rangeify(root, idx);
     if (failed(val))
       return failure();
-    Value flat = shape.empty() ? c32(0)
-                               : ravel(idx, shape);
+    Value flat = shape.empty() ? c32(0) : ravel(idx, shape);
     stores.push_back(StoreOp::create(b, loc, IndexOp::create(b, loc, out, ValueRange{flat}), *val));
   }
   SmallVector<Value> bases;
@@ -644,8 +641,7 @@ FrozenRewritePatternSet mlir::uop::getRangeifySimplifyPatterns(MLIRContext *ctx)
 LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func,
                                           const FrozenRewritePatternSet *simplify) {
   // The host of a kernelized program is uop-lower-host's.
-  if (func.isExternal() || !llvm::hasSingleElement(func.getBody()) ||
-      isHost(func))
+  if (func.isExternal() || !llvm::hasSingleElement(func.getBody()) || isHost(func))
     return success();
   auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (!ret || ret.getNumOperands() != 1)

@@ -106,14 +106,14 @@ static FailureOr<Kernel> analyze(func::FuncOp func) {
   bool used[6] = {};
   for (scf::ParallelOp par : pars) {
     auto kind = par->getAttrOfType<AxisKindAttr>(kAxisAttrName).getValue();
-    auto dim = cast<gpu::ParallelLoopDimMappingAttr>(
-        par->getAttrOfType<ArrayAttr>(kMappingAttrName)[0]);
+    auto dim =
+        cast<gpu::ParallelLoopDimMappingAttr>(par->getAttrOfType<ArrayAttr>(kMappingAttrName)[0]);
     gpu::Processor p = dim.getProcessor();
     bool global = kind == AxisKind::Global;
-    unsigned base = static_cast<unsigned>(global ? gpu::Processor::BlockX : gpu::Processor::ThreadX);
+    unsigned base =
+        static_cast<unsigned>(global ? gpu::Processor::BlockX : gpu::Processor::ThreadX);
     unsigned pi = static_cast<unsigned>(p);
-    if (pi < base || pi >= base + 3 || !dim.getMap().isIdentity() ||
-        !dim.getBound().isIdentity())
+    if (pi < base || pi >= base + 3 || !dim.getMap().isIdentity() || !dim.getBound().isIdentity())
       return func.emitOpError("uop-to-gpu: a ")
              << (global ? "global" : "local") << " range mapped to " << processorName(p);
     if (used[pi])
@@ -135,10 +135,12 @@ static FailureOr<Kernel> analyze(func::FuncOp func) {
   for (int d = 0; d < 3; ++d) {
     if (k.grid[d] > kMaxGrid[d])
       return func.emitOpError("uop-to-gpu: a grid of ")
-             << k.grid[d] << " blocks on " << "xyz"[d] << " exceeds CUDA's " << kMaxGrid[d];
+             << k.grid[d] << " blocks on "
+             << "xyz"[d] << " exceeds CUDA's " << kMaxGrid[d];
     if (k.block[d] > kMaxBlock[d])
       return func.emitOpError("uop-to-gpu: a block of ")
-             << k.block[d] << " threads on " << "xyz"[d] << " exceeds CUDA's " << kMaxBlock[d];
+             << k.block[d] << " threads on "
+             << "xyz"[d] << " exceeds CUDA's " << kMaxBlock[d];
   }
   int64_t threads = k.block[0] * k.block[1] * k.block[2];
   if (threads > kMaxThreads)
@@ -177,10 +179,10 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
 
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(gpuModule.getBody());
-  auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
-                                        func.getFunctionType(), sharedTypes, {});
+  auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(), func.getFunctionType(),
+                                        sharedTypes, {});
   gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  auto dims = [&](const int64_t (&d)[3]) {
+  auto dims = [&](const int64_t(&d)[3]) {
     return b.getDenseI32ArrayAttr({(int32_t)d[0], (int32_t)d[1], (int32_t)d[2]});
   };
   gpuFunc.setKnownBlockSizeAttr(dims(k.block));
@@ -209,11 +211,11 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
   for (auto [par, p] : k.loops) {
     b.setInsertionPoint(par);
     unsigned pi = static_cast<unsigned>(p);
-    Value id = pi < 3 ? gpu::BlockIdOp::create(b, par.getLoc(), static_cast<gpu::Dimension>(pi))
-                            .getResult()
-                      : gpu::ThreadIdOp::create(b, par.getLoc(),
-                                                static_cast<gpu::Dimension>(pi - 3))
-                            .getResult();
+    Value id =
+        pi < 3
+            ? gpu::BlockIdOp::create(b, par.getLoc(), static_cast<gpu::Dimension>(pi)).getResult()
+            : gpu::ThreadIdOp::create(b, par.getLoc(), static_cast<gpu::Dimension>(pi - 3))
+                  .getResult();
     Block *body = par.getBody();
     body->getTerminator()->erase(); // scf.reduce, with no operands
     par.getInductionVars()[0].replaceAllUsesWith(id);

@@ -77,8 +77,7 @@ static FailureOr<std::vector<rt::PlanArg>> collectSlots(func::FuncOp func) {
     rt::PlanArg &s =
         slots
             .try_emplace(id, rt::PlanArg{rt::PlanArg::Input, id, *dtype,
-                                         std::max<int64_t>(1, type.getNumElements()), false,
-                                         false})
+                                         std::max<int64_t>(1, type.getNumElements()), false, false})
             .first->second;
     SmallVector<Value> work{buf.getResult()};
     while (!work.empty()) {
@@ -157,24 +156,26 @@ static FailureOr<rt::HostPlan::Form> classifyMain(ModuleOp module) {
   if (!main)
     return emitError(module.getLoc(), "no func.func @main to run"), failure();
   if (main.isDeclaration())
-    return emitError(main.getLoc(), "@main is only a declaration: there is no program to run"), failure();
+    return emitError(main.getLoc(), "@main is only a declaration: there is no program to run"),
+           failure();
   if (main.getNumArguments() != 0)
     return emitError(main.getLoc(), "@main takes arguments; a program reads its inputs from "
-                          "uop.buffer slots"),
+                                    "uop.buffer slots"),
            failure();
   auto ret = dyn_cast<func::ReturnOp>(main.getBody().front().getTerminator());
   if (!ret || ret.getNumOperands() == 0)
-    return emitError(main.getLoc(), "@main must return values (a shaped program) or the uop.sink of a "
-                          "kernel graph"),
+    return emitError(main.getLoc(),
+                     "@main must return values (a shaped program) or the uop.sink of a "
+                     "kernel graph"),
            failure();
   bool shaped = !isa<VoidType>(ret.getOperand(0).getType());
   if (shaped && llvm::any_of(ret.getOperandTypes(), llvm::IsaPred<VoidType>))
     return emitError(main.getLoc(), "@main returns both values and effects (!uop.void); a shaped "
-                          "program returns values only"),
+                                    "program returns values only"),
            failure();
   if (!shaped && (ret.getNumOperands() != 1 || !ret.getOperand(0).getDefiningOp<SinkOp>()))
     return emitError(main.getLoc(), "@main is not a kernel graph (its result must be a uop.sink of "
-                          "stores)"),
+                                    "stores)"),
            failure();
   return shaped ? rt::HostPlan::Shaped : rt::HostPlan::InPlace;
 }
@@ -195,8 +196,8 @@ static LogicalResult recordLaunches(func::FuncOp main, rt::HostPlan &plan) {
   for (auto call : main.getBody().getOps<func::CallOp>()) {
     auto it = kernelIndex.find(call.getCallee());
     if (it == kernelIndex.end())
-      return emitError(call.getLoc(), "the host calls '") << call.getCallee()
-                                                           << "', which is not one of its kernels";
+      return emitError(call.getLoc(), "the host calls '")
+             << call.getCallee() << "', which is not one of its kernels";
     rt::PlanLaunch l{it->second, {}};
     for (Value v : call.getOperands()) {
       auto arg = dyn_cast<BlockArgument>(v);

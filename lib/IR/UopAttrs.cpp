@@ -2,8 +2,8 @@
 
 #include "Uop/IR/UopAttrs.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "Uop/IR/UopDialect.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -94,8 +94,7 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
     if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
       return {};
   }
-  return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll,
-                                     tile, gpu, local);
+  return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll, tile, gpu, local);
 }
 
 void OptsAttr::print(AsmPrinter &printer) const {
@@ -123,9 +122,8 @@ void OptsAttr::print(AsmPrinter &printer) const {
 }
 
 LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               ArrayRef<int64_t> upcast, int64_t thread,
-                               int64_t unroll, ArrayRef<int64_t> tile, bool gpu,
-                               ArrayRef<int64_t> local) {
+                               ArrayRef<int64_t> upcast, int64_t thread, int64_t unroll,
+                               ArrayRef<int64_t> tile, bool gpu, ArrayRef<int64_t> local) {
   auto checkMap = [&](StringRef name, ArrayRef<int64_t> pairs) -> LogicalResult {
     if (pairs.size() % 2)
       return emitError() << "opts " << name << " must hold axis/value pairs";
@@ -134,8 +132,8 @@ LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       if (pairs[i] < 0)
         return emitError() << "opts " << name << " axis " << pairs[i] << " is negative";
       if (pairs[i + 1] < 1)
-        return emitError() << "opts " << name << " factor " << pairs[i + 1]
-                           << " for axis " << pairs[i] << " must be >= 1";
+        return emitError() << "opts " << name << " factor " << pairs[i + 1] << " for axis "
+                           << pairs[i] << " must be >= 1";
       if (!axes.insert(pairs[i]).second)
         return emitError() << "opts " << name << " names axis " << pairs[i] << " twice";
     }

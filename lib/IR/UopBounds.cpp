@@ -151,10 +151,10 @@ static void inferRanges(Operation *op, ArrayRef<ConstantIntRanges> argRanges,
   setResultRange(result, toRanges(result.getType(), inferUopBounds(op, in)));
 }
 
-#define UOP_INFER_RANGES(OP)                                                   \
-  void OP::inferResultRanges(ArrayRef<ConstantIntRanges> argRanges,            \
-                             SetIntRangeFn setResultRange) {                   \
-    inferRanges(*this, argRanges, setResultRange);                             \
+#define UOP_INFER_RANGES(OP)                                                                       \
+  void OP::inferResultRanges(ArrayRef<ConstantIntRanges> argRanges,                                \
+                             SetIntRangeFn setResultRange) {                                       \
+    inferRanges(*this, argRanges, setResultRange);                                                 \
   }
 UOP_INFER_RANGES(RangeOp)
 UOP_INFER_RANGES(CastOp)

@@ -63,13 +63,12 @@ Value mlir::uop::moveAxis(OpBuilder &b, Location loc, Value x, int64_t src, int6
 Value mlir::uop::concat2(OpBuilder &b, Location loc, Value a, Value c, int64_t axis) {
   SmallVector<int64_t> shape(getShape(a.getType()));
   Value s = StackOp::create(b, loc, ValueRange{a, c}); // (2, *shape)
-  s = moveAxis(b, loc, s, 0, axis);                     // (..., 2, n, ...)
+  s = moveAxis(b, loc, s, 0, axis);                    // (..., 2, n, ...)
   shape[axis] *= 2;
   return reshape(b, loc, s, shape);
 }
 
-static Value shrinkAxis(OpBuilder &b, Location loc, Value x, int64_t axis, int64_t lo,
-                        int64_t hi) {
+static Value shrinkAxis(OpBuilder &b, Location loc, Value x, int64_t axis, int64_t lo, int64_t hi) {
   ArrayRef<int64_t> shape = getShape(x.getType());
   if (lo == 0 && hi == shape[axis])
     return x;
@@ -128,8 +127,8 @@ Value mlir::uop::flipAxis(OpBuilder &b, Location loc, Value x, int64_t axis) {
   leadnn.append({n, n});
   ones.append({n, n});
   Value xe = expand(b, loc, reshape(b, loc, xl, lead1n), leadnn);
-  Value m = expand(b, loc, reshape(b, loc, antiEye(b, loc, n, getDType(x.getType())), ones),
-                   leadnn);
+  Value m =
+      expand(b, loc, reshape(b, loc, antiEye(b, loc, n, getDType(x.getType())), ones), leadnn);
   Value y = ReduceOp::create(b, loc, MulOp::create(b, loc, xe, m),
                              ReduceKindAttr::get(b.getContext(), ReduceKind::Add),
                              b.getI64IntegerAttr(1)); // (..., n)

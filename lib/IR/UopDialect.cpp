@@ -18,8 +18,8 @@ void UopDialect::initialize() {
 }
 
 /// Folded values become `uop.const`: scalars of a uop dtype and dense tensors.
-Operation *UopDialect::materializeConstant(OpBuilder &builder, Attribute value,
-                                           Type type, Location loc) {
+Operation *UopDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
+                                           Location loc) {
   auto typed = dyn_cast<TypedAttr>(value);
   if (!typed || typed.getType() != type)
     return nullptr;

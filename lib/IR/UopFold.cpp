@@ -91,8 +91,7 @@ std::optional<Scalar> mlir::uop::execAlu(AluKind op, Type dtype, ArrayRef<Scalar
   case AluKind::Mul:
     // inf * 0 is the seed's math.nan: a positive quiet NaN (x86 would make
     // its default NaN, whose sign bit is set).
-    if (isFloat && (std::isinf(v[0].f) || std::isinf(v[1].f)) &&
-        (v[0].f == 0.0 || v[1].f == 0.0))
+    if (isFloat && (std::isinf(v[0].f) || std::isinf(v[1].f)) && (v[0].f == 0.0 || v[1].f == 0.0))
       r = Scalar::real(NAN);
     else
       r = isFloat ? Scalar::real(v[0].f * v[1].f) : Scalar::integer(v[0].i * v[1].i);
@@ -122,17 +121,14 @@ std::optional<Scalar> mlir::uop::execAlu(AluKind op, Type dtype, ArrayRef<Scalar
     r = v[0].truthy() ? v[1] : v[2];
     break;
   case AluKind::Recip:
-    r = Scalar::real(v[0].f != 0.0 ? 1.0 / v[0].f
-                                   : std::copysign(INFINITY, v[0].f));
+    r = Scalar::real(v[0].f != 0.0 ? 1.0 / v[0].f : std::copysign(INFINITY, v[0].f));
     break;
   case AluKind::Exp2:
     // NaN < 1024 is false: the seed's exp2(NaN) is inf.
     r = Scalar::real(v[0].f < 1024.0 ? std::pow(2.0, v[0].f) : INFINITY);
     break;
   case AluKind::Log2:
-    r = Scalar::real(v[0].f > 0.0    ? std::log2(v[0].f)
-                     : v[0].f == 0.0 ? -INFINITY
-                                     : NAN);
+    r = Scalar::real(v[0].f > 0.0 ? std::log2(v[0].f) : v[0].f == 0.0 ? -INFINITY : NAN);
     break;
   case AluKind::Sqrt:
     r = Scalar::real(v[0].f >= 0.0 ? std::sqrt(v[0].f) : NAN);
@@ -193,8 +189,7 @@ static TypedAttr scalarAttr(Type dtype, Scalar v) {
 static APFloat toAPFloat(Type dtype, double x) {
   bool losesInfo;
   APFloat f(x);
-  f.convert(cast<FloatType>(dtype).getFloatSemantics(), APFloat::rmNearestTiesToEven,
-            &losesInfo);
+  f.convert(cast<FloatType>(dtype).getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
   return f;
 }
 
@@ -261,8 +256,7 @@ SmallVector<Scalar> mlir::uop::getAllElements(Attribute attr, Type type) {
 }
 
 Attribute mlir::uop::foldElementwise(Operation *op, AluKind kind, ArrayRef<Attribute> operands) {
-  if (operands.empty() ||
-      !llvm::all_of(operands, [](Attribute a) {
+  if (operands.empty() || !llvm::all_of(operands, [](Attribute a) {
         return isa_and_nonnull<IntegerAttr, FloatAttr, DenseIntOrFPElementsAttr>(a);
       }))
     return {};

@@ -40,8 +40,8 @@ static ParseResult parseUniformTypes(OpAsmParser &parser,
   return success();
 }
 
-static void printUniformTypes(OpAsmPrinter &printer, Operation *,
-                              OperandRange operands, TypeRange types) {
+static void printUniformTypes(OpAsmPrinter &printer, Operation *, OperandRange operands,
+                              TypeRange types) {
   if (!types.empty() && llvm::all_equal(types)) {
     printer << types.front();
     return;
@@ -66,8 +66,7 @@ static ParseResult parseIndexTypes(OpAsmParser &parser,
   return success();
 }
 
-static void printIndexTypes(OpAsmPrinter &printer, Operation *, OperandRange,
-                            TypeRange types) {
+static void printIndexTypes(OpAsmPrinter &printer, Operation *, OperandRange, TypeRange types) {
   if (llvm::all_of(types, [](Type t) { return t.isInteger(32); }))
     return;
   printer << ", ";
@@ -222,9 +221,8 @@ LogicalResult mlir::uop::verifyShapesFit(Operation *op) {
     if (!shaped || !shaped.hasRank() || product(shaped.getShape()) >= 0 ||
         llvm::any_of(shaped.getShape(), [](int64_t d) { return d < 0; }))
       return success();
-    return op->emitOpError("shape ")
-           << shapeToString(shaped.getShape()) << " of " << str(type)
-           << " has more elements than an int64 counts";
+    return op->emitOpError("shape ") << shapeToString(shaped.getShape()) << " of " << str(type)
+                                     << " has more elements than an int64 counts";
   };
   // A reshape to a shape that overflows says "cannot reshape" (its own
   // verifier: no source count matches one that overflows).
@@ -294,11 +292,10 @@ LogicalResult ParamOp::verify() {
 
 YieldOp CallOp::getYield() { return cast<YieldOp>(getBody().front().getTerminator()); }
 
-LogicalResult CallOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                       Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult CallOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
   Region &body = adaptor.getBody();
-  if (body.empty() || body.front().empty() ||
-      !isa<YieldOp>(body.front().back()))
+  if (body.empty() || body.front().empty() || !isa<YieldOp>(body.front().back()))
     return emitOptionalError(loc, "'uop.call' op body must end in uop.yield");
   types.push_back(cast<YieldOp>(body.front().back()).getValue().getType());
   return success();
@@ -314,8 +311,7 @@ LogicalResult CallOp::verifyRegions() {
     for (unsigned i = 0; i < nparams; ++i)
       os << (i ? ", " : "") << i;
     os << "]";
-    return emitOpError("needs params 0..")
-           << (int64_t)nargs - 1 << ", body has " << has;
+    return emitOpError("needs params 0..") << (int64_t)nargs - 1 << ", body has " << has;
   }
   for (auto [i, arg, param] : llvm::enumerate(getArgs(), block.getArguments()))
     if (arg.getType() != param.getType())
@@ -328,8 +324,8 @@ LogicalResult CallOp::verifyRegions() {
 // StackOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult StackOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
-                                        Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult StackOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
   if (adaptor.getSrcs().empty())
     return emitOptionalError(loc, "'uop.stack' op of nothing: needs at least one source");
   Type first = adaptor.getSrcs().front().getType();
@@ -354,8 +350,8 @@ LogicalResult StackOp::verify() {
 // IndexOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                        Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location>, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
   Type src = adaptor.getSrc().getType();
   ArrayRef<int64_t> shape = getShape(src);
   size_t n = std::min(adaptor.getIndices().size(), shape.size());
@@ -368,8 +364,7 @@ LogicalResult IndexOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
     if (!space || (!rest.empty() && !rested))
       types.push_back(src);
     else if (rest.empty())
-      types.push_back(PtrType::get(src.getContext(), memref.getElementType(),
-                                   space.getValue()));
+      types.push_back(PtrType::get(src.getContext(), memref.getElementType(), space.getValue()));
     else
       types.push_back(rested);
     return success();
@@ -386,8 +381,8 @@ LogicalResult IndexOp::verify() {
   Type src = getSrc().getType();
   ArrayRef<int64_t> shape = getShape(src);
   if (getIndices().size() > shape.size())
-    return emitOpError() << getIndices().size() << " indices into shape "
-                         << shapeToString(shape) << " of " << str(src);
+    return emitOpError() << getIndices().size() << " indices into shape " << shapeToString(shape)
+                         << " of " << str(src);
   for (Value idx : getIndices())
     if (!idx.getType().isInteger(32))
       return emitOpError("indices are i32 scalars, got ") << str(idx.getType());
@@ -398,8 +393,8 @@ LogicalResult IndexOp::verify() {
 // CastOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult CastOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                       Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult CastOp::inferReturnTypes(MLIRContext *, std::optional<Location>, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
   types.push_back(getValueType(getShape(adaptor.getSrc().getType()), adaptor.getDtype()));
   return success();
 }
@@ -439,14 +434,13 @@ static LogicalResult verifyBinary(Operation *op, bool integerOnly) {
   return success();
 }
 
-#define UOP_BINARY(OP, RESULT, INTONLY)                                        \
-  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location>,   \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &types) {           \
-    Type lhs = adaptor.getLhs().getType();                                     \
-    types.push_back(RESULT);                                                   \
-    return success();                                                          \
-  }                                                                            \
+#define UOP_BINARY(OP, RESULT, INTONLY)                                                            \
+  LogicalResult OP::inferReturnTypes(MLIRContext *, std::optional<Location>, Adaptor adaptor,      \
+                                     SmallVectorImpl<Type> &types) {                               \
+    Type lhs = adaptor.getLhs().getType();                                                         \
+    types.push_back(RESULT);                                                                       \
+    return success();                                                                              \
+  }                                                                                                \
   LogicalResult OP::verify() { return verifyBinary(*this, INTONLY); }
 
 UOP_BINARY(AddOp, lhs, false)
@@ -462,8 +456,8 @@ UOP_BINARY(FloorModOp, lhs, true)
 // WhereOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                        Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult WhereOp::inferReturnTypes(MLIRContext *, std::optional<Location>, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
   types.push_back(adaptor.getA().getType());
   return success();
 }
@@ -475,9 +469,9 @@ LogicalResult WhereOp::verify() {
   if (getDType(a) != getDType(b))
     return emitOpError("branches disagree: ") << str(getDType(a)) << " vs " << str(getDType(b));
   if (getShape(c) != getShape(a) || getShape(a) != getShape(b))
-    return emitOpError("shape mismatch: ") << shapeToString(getShape(c)) << " "
-                                           << shapeToString(getShape(a)) << " "
-                                           << shapeToString(getShape(b));
+    return emitOpError("shape mismatch: ")
+           << shapeToString(getShape(c)) << " " << shapeToString(getShape(a)) << " "
+           << shapeToString(getShape(b));
   return success();
 }
 
@@ -491,8 +485,7 @@ LogicalResult BufferOp::verify() {
   if (getShape(getType()).size() != 1)
     return emitOpError("must be flat (1-D), got ") << str(getType());
   if (auto space = getAddressSpace(getType()); space && *space != AddressSpace::Global)
-    return emitOpError("is global memory, got address space ")
-           << stringifyAddressSpace(*space);
+    return emitOpError("is global memory, got address space ") << stringifyAddressSpace(*space);
   return verifyI32Elements(*this, getType());
 }
 
@@ -510,8 +503,8 @@ LogicalResult AllocOp::verify() {
 // LoadOp, StoreOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult LoadOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                       Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult LoadOp::inferReturnTypes(MLIRContext *, std::optional<Location>, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
   Type ptr = adaptor.getPtr().getType();
   types.push_back(isMemory(ptr) ? storedType(ptr) : ptr);
   return success();
@@ -525,8 +518,7 @@ LogicalResult LoadOp::verify() {
 
 void LoadOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
-                       UopMemoryResource::get());
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(), UopMemoryResource::get());
 }
 
 LogicalResult StoreOp::verify() {
@@ -541,8 +533,7 @@ LogicalResult StoreOp::verify() {
 
 void StoreOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
-  effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
-                       UopMemoryResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(), UopMemoryResource::get());
 }
 
 //===----------------------------------------------------------------------===//
@@ -574,8 +565,8 @@ LogicalResult ReshapeOp::verify() {
   ArrayRef<int64_t> from = uop::getShape(getSrc().getType());
   if (product(from) != product(getShape()))
     return emitOpError("cannot reshape ")
-           << shapeToString(from) << " to " << shapeToString(getShape())
-           << ": element counts " << product(from) << " vs " << product(getShape());
+           << shapeToString(from) << " to " << shapeToString(getShape()) << ": element counts "
+           << product(from) << " vs " << product(getShape());
   return success();
 }
 
@@ -594,9 +585,8 @@ LogicalResult ExpandOp::verify() {
   for (size_t i = 0; ok && i < from.size(); ++i)
     ok = from[i] == to[i] || from[i] == 1;
   if (!ok)
-    return emitOpError("cannot expand ")
-           << shapeToString(from) << " to " << shapeToString(to)
-           << ": same rank, and only size-1 axes grow";
+    return emitOpError("cannot expand ") << shapeToString(from) << " to " << shapeToString(to)
+                                         << ": same rank, and only size-1 axes grow";
   return success();
 }
 
@@ -613,8 +603,8 @@ static bool isPermutation(ArrayRef<int64_t> perm, size_t rank) {
   return true;
 }
 
-LogicalResult PermuteOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                          Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult PermuteOp::inferReturnTypes(MLIRContext *, std::optional<Location>, Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
   Type src = adaptor.getSrc().getType();
   ArrayRef<int64_t> shape = getShape(src);
   ArrayRef<int64_t> perm = adaptor.getPerm();
@@ -648,8 +638,8 @@ static bool shrinkInRange(ArrayRef<int64_t> bounds, ArrayRef<int64_t> shape) {
   return true;
 }
 
-LogicalResult ShrinkOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult ShrinkOp::inferReturnTypes(MLIRContext *, std::optional<Location>, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
   Type src = adaptor.getSrc().getType();
   ArrayRef<int64_t> bounds = adaptor.getBounds();
   if (!shrinkInRange(bounds, getShape(src))) {
@@ -684,8 +674,8 @@ LogicalResult ShrinkOp::verify() {
 // ReduceOp
 //===----------------------------------------------------------------------===//
 
-LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                         Adaptor adaptor, SmallVectorImpl<Type> &types) {
+LogicalResult ReduceOp::inferReturnTypes(MLIRContext *, std::optional<Location>, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
   Type src = adaptor.getSrc().getType();
   ArrayRef<int64_t> shape = getShape(src);
   int64_t pop = adaptor.getPopAttr().getInt();
@@ -712,11 +702,9 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
     return emitOpError("'") << getKernel() << "' does not name a kernel function";
   // A kernel still at L1 returns its value; once rangeified it stores it.
   ArrayRef<Type> results = fn.getResultTypes();
-  if (results.size() == 1 && results[0] != getResult().getType() &&
-      !isa<VoidType>(results[0]))
-    return emitOpError("result type ")
-           << getResult().getType() << " does not match kernel '" << getKernel()
-           << "', which returns " << results[0];
+  if (results.size() == 1 && results[0] != getResult().getType() && !isa<VoidType>(results[0]))
+    return emitOpError("result type ") << getResult().getType() << " does not match kernel '"
+                                       << getKernel() << "', which returns " << results[0];
   return success();
 }
 

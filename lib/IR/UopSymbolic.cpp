@@ -63,8 +63,7 @@ bool isConst(Value v) {
 /// (where it dominates every op of the block), and reused: the rules ask for
 /// the same few constants over and over, and each new one would be one more
 /// op for the driver to visit and deduplicate.
-Value constLike(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type,
-                int64_t v) {
+Value constLike(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type, int64_t v) {
   Block *block = rewriter.getInsertionBlock();
   if (!cache || !block)
     return createOp<ConstOp>(rewriter, loc, makeAttr(type, {Scalar::integer(v)}));
@@ -109,8 +108,7 @@ Built known(Value v) {
 }
 
 /// The value of `b`, making its constant (of `type`) if it was not made yet.
-Value made(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type,
-           const Built &b) {
+Value made(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type, const Built &b) {
   return b.value ? b.value : constLike(rewriter, cache, loc, type, *b.k);
 }
 
@@ -125,15 +123,15 @@ template <typename OpTy>
 Built build(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type type, Built a,
             Built b) {
   constexpr bool isAdd = std::is_same_v<OpTy, AddOp>, isMul = std::is_same_v<OpTy, MulOp>,
-                 isDiv = std::is_same_v<OpTy, FloorDivOp>,
-                 isMod = std::is_same_v<OpTy, FloorModOp>;
+                 isDiv = std::is_same_v<OpTy, FloorDivOp>, isMod = std::is_same_v<OpTy, FloorModOp>;
   static_assert(isAdd || isMul || isDiv || isMod, "build handles add, mul, floordiv, floormod");
   if (a.k && b.k) {
     AluKind kind = isAdd   ? AluKind::Add
                    : isMul ? AluKind::Mul
                    : isDiv ? AluKind::FloorDiv
                            : AluKind::FloorMod;
-    if (std::optional<Scalar> r = execAlu(kind, type, {Scalar::integer(*a.k), Scalar::integer(*b.k)}))
+    if (std::optional<Scalar> r =
+            execAlu(kind, type, {Scalar::integer(*a.k), Scalar::integer(*b.k)}))
       return {Value(), r->i};
     Value va = made(rewriter, cache, loc, type, a), vb = made(rewriter, cache, loc, type, b);
     return known(rewriter.createOrFold<OpTy>(loc, va, vb));
@@ -169,8 +167,7 @@ Value build(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Value a
 
 /// `v` is `OpTy(x, c)` with `x` an i32 value and `c` an integer constant,
 /// tried as [x, c] then [c, x] (the seed's list patterns of commutative ops).
-template <typename OpTy>
-bool matchXC(Value v, Value &x, int64_t &c) {
+template <typename OpTy> bool matchXC(Value v, Value &x, int64_t &c) {
   auto op = v.getDefiningOp<OpTy>();
   if (!op)
     return false;
@@ -186,8 +183,7 @@ bool matchXC(Value v, Value &x, int64_t &c) {
 }
 
 /// `v` is `OpTy(x, c)` in this order (the seed's tuple patterns).
-template <typename OpTy>
-bool matchXCOrdered(Value v, Value &x, int64_t &c) {
+template <typename OpTy> bool matchXCOrdered(Value v, Value &x, int64_t &c) {
   auto op = v.getDefiningOp<OpTy>();
   if (!op || !isI32(op.getLhs()))
     return false;
@@ -212,8 +208,7 @@ bool matchDivMul(Value v, Value &x, int64_t &c) {
 }
 
 /// Tries `fn(a, b)` with the two operands of a commutative op in both orders.
-template <typename Fn>
-bool eitherOrder(Value lhs, Value rhs, Fn fn) {
+template <typename Fn> bool eitherOrder(Value lhs, Value rhs, Fn fn) {
   return fn(lhs, rhs) || fn(rhs, lhs);
 }
 
@@ -227,8 +222,7 @@ void replaceWithNew(PatternRewriter &rewriter, Operation *op, Value lhs, Value r
 }
 
 /// Base of the rules: a pattern on OpTy that may ask for bounds.
-template <typename OpTy>
-struct SymbolicPattern : OpRewritePattern<OpTy> {
+template <typename OpTy> struct SymbolicPattern : OpRewritePattern<OpTy> {
   SymbolicPattern(MLIRContext *context, BoundsCache *cache)
       : OpRewritePattern<OpTy>(context), cache(cache) {}
   IntBounds bounds(Value v) const { return getBounds(v, cache); }
@@ -301,8 +295,7 @@ struct CombineMulTerms : SymbolicPattern<AddOp> {
   LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
     Value x1, x2;
     int64_t c1, c2;
-    if (!matchXC<MulOp>(op.getLhs(), x1, c1) || !matchXC<MulOp>(op.getRhs(), x2, c2) ||
-        x1 != x2)
+    if (!matchXC<MulOp>(op.getLhs(), x1, c1) || !matchXC<MulOp>(op.getRhs(), x2, c2) || x1 != x2)
       return rewriter.notifyMatchFailure(op, "not x*c1 + x*c2 of i32");
     Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrapI32(c1 + c2));
     replaceWithNew<MulOp>(rewriter, op, x1, c);
@@ -316,9 +309,8 @@ struct CombineMulSelf : SymbolicPattern<AddOp> {
   LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
     Value x;
     int64_t c1;
-    bool ok = eitherOrder(op.getLhs(), op.getRhs(), [&](Value a, Value b) {
-      return matchXC<MulOp>(a, x, c1) && x == b;
-    });
+    bool ok = eitherOrder(op.getLhs(), op.getRhs(),
+                          [&](Value a, Value b) { return matchXC<MulOp>(a, x, c1) && x == b; });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not x*c1 + x of i32");
     Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrapI32(c1 + 1));
@@ -335,8 +327,7 @@ struct Recombine : SymbolicPattern<AddOp> {
     bool ok = eitherOrder(op.getLhs(), op.getRhs(), [&](Value a, Value b) {
       Value x2;
       int64_t c, c2;
-      return matchDivMul(a, x, c) && matchXCOrdered<FloorModOp>(b, x2, c2) && x2 == x &&
-             c2 == c;
+      return matchDivMul(a, x, c) && matchXCOrdered<FloorModOp>(b, x2, c2) && x2 == x && c2 == c;
     });
     if (!ok)
       return rewriter.notifyMatchFailure(op, "not (x // c) * c + x % c");
@@ -528,8 +519,7 @@ Built divided(PatternRewriter &rewriter, BoundsCache *cache, Location loc, Type 
 
 /// (a*c + b) // c -> a + b // c and (a*c + b) % c -> b % c: always true for
 /// floor division (the seed's `_div_sum`).
-template <typename OpTy>
-struct DivSum : SymbolicPattern<OpTy> {
+template <typename OpTy> struct DivSum : SymbolicPattern<OpTy> {
   using SymbolicPattern<OpTy>::SymbolicPattern;
   static constexpr bool isMod = std::is_same_v<OpTy, FloorModOp>;
   LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
@@ -566,8 +556,7 @@ struct DivSum : SymbolicPattern<OpTy> {
 };
 
 /// x // c -> 0 and x % c -> x when bounds say 0 <= x < c
-template <typename OpTy>
-struct DivModBounds : SymbolicPattern<OpTy> {
+template <typename OpTy> struct DivModBounds : SymbolicPattern<OpTy> {
   using SymbolicPattern<OpTy>::SymbolicPattern;
   static constexpr bool isMod = std::is_same_v<OpTy, FloorModOp>;
   LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
@@ -630,8 +619,7 @@ struct LtMulConst : SymbolicPattern<CmpLtOp> {
 
 /// An integer or bool expression whose bounds pin it to one value is that
 /// value.
-template <typename OpTy>
-struct ConstBounds : SymbolicPattern<OpTy> {
+template <typename OpTy> struct ConstBounds : SymbolicPattern<OpTy> {
   using SymbolicPattern<OpTy>::SymbolicPattern;
   LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
     Type type = op->getResult(0).getType();
@@ -656,7 +644,7 @@ void addAddPatterns(RewritePatternSet &p, BoundsCache *cache) {
 }
 void addMulPatterns(RewritePatternSet &p, BoundsCache *cache) {
   p.add<ReassocMulConst, DistributeConstAdd, DistributeMul, ConstBounds<MulOp>>(p.getContext(),
-                                                                               cache);
+                                                                                cache);
 }
 void addFloorDivPatterns(RewritePatternSet &p, BoundsCache *cache) {
   p.add<DivDiv, ModDiv, DivSum<FloorDivOp>, DivModBounds<FloorDivOp>, ConstBounds<FloorDivOp>>(
@@ -678,8 +666,8 @@ void mlir::uop::populateSymbolicPatterns(RewritePatternSet &patterns, BoundsCach
   addFloorDivPatterns(patterns, cache);
   addFloorModPatterns(patterns, cache);
   addCmpLtPatterns(patterns, cache);
-  patterns.add<ConstBounds<MaxOp>, ConstBounds<CmpNeOp>, ConstBounds<WhereOp>,
-               ConstBounds<CastOp>>(patterns.getContext(), cache);
+  patterns.add<ConstBounds<MaxOp>, ConstBounds<CmpNeOp>, ConstBounds<WhereOp>, ConstBounds<CastOp>>(
+      patterns.getContext(), cache);
 }
 
 void AddOp::getCanonicalizationPatterns(RewritePatternSet &results, MLIRContext *) {

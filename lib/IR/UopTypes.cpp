@@ -70,9 +70,7 @@ std::optional<AddressSpace> mlir::uop::getAddressSpace(Type type) {
   return std::nullopt;
 }
 
-bool mlir::uop::isMemory(Type type) {
-  return getAddressSpace(type).has_value();
-}
+bool mlir::uop::isMemory(Type type) { return getAddressSpace(type).has_value(); }
 
 bool mlir::uop::isFloatDType(Type dtype) { return dtype.isF16() || dtype.isF32(); }
 

@@ -25,15 +25,15 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -128,9 +128,9 @@ void mlir::uop::buildUopCudaPipeline(OpPassManager &pm, const UopCudaPipelineOpt
 }
 
 void mlir::uop::registerUopCudaTarget(DialectRegistry &registry) {
-  registry.insert<arith::ArithDialect, cf::ControlFlowDialect, func::FuncDialect,
-                  gpu::GPUDialect, index::IndexDialect, LLVM::LLVMDialect, math::MathDialect,
-                  memref::MemRefDialect, NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect>();
+  registry.insert<arith::ArithDialect, cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
+                  index::IndexDialect, LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect>();
   // convert-gpu-to-nvvm converts the other dialects of a kernel through
   // their ConvertToLLVM interfaces.
   arith::registerConvertArithToLLVMInterface(registry);
@@ -152,8 +152,8 @@ void mlir::uop::registerUopCudaTarget(DialectRegistry &registry) {
 FailureOr<std::string> mlir::uop::getPTX(ModuleOp module, StringRef name) {
   auto binary = dyn_cast_or_null<gpu::BinaryOp>(SymbolTable::lookupSymbolIn(module, name));
   if (!binary)
-    return emitError(module.getLoc(), "no gpu.binary @") << name
-                                                          << " (run uop-cuda-pipeline first)";
+    return emitError(module.getLoc(), "no gpu.binary @")
+           << name << " (run uop-cuda-pipeline first)";
   for (Attribute attr : binary.getObjects()) {
     auto object = dyn_cast<gpu::ObjectAttr>(attr);
     if (!object || object.getFormat() != gpu::CompilationTarget::Assembly)

@@ -14,8 +14,7 @@
 
 using namespace mlir;
 
-void mlir::uop::buildUopKernelizeStage(OpPassManager &pm,
-                                       const UopCpuPipelineOptions &options) {
+void mlir::uop::buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
   // Calls are inlined first (the seed's inline_call): kernels are cut from
   // the whole graph, and uop-rangeify has no rule for a call.
   pm.addPass(createUopInlineCallsPass());
@@ -66,8 +65,7 @@ void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::uop::buildUopCpuPipeline(OpPassManager &pm,
-                                    const UopCpuPipelineOptions &options) {
+void mlir::uop::buildUopCpuPipeline(OpPassManager &pm, const UopCpuPipelineOptions &options) {
   buildUopKernelizeStage(pm, options);
   buildUopLinearizeStage(pm);
   buildUopHostStage(pm, options);
@@ -87,9 +85,9 @@ static void registerModulePipeline(StringRef name, StringRef description,
                           function_ref<LogicalResult(const Twine &)> errorHandler) {
         std::optional<StringRef> anchor = pm.getOpName();
         if (anchor && *anchor != ModuleOp::getOperationName())
-          return errorHandler(pipeline + " runs on a builtin.module, not nested under '" +
-                              *anchor + "' (use --pass-pipeline='builtin.module(" +
-                              pipeline + ")' or --" + pipeline + ")");
+          return errorHandler(pipeline + " runs on a builtin.module, not nested under '" + *anchor +
+                              "' (use --pass-pipeline='builtin.module(" + pipeline + ")' or --" +
+                              pipeline + ")");
         Options options;
         if (failed(options.parseFromString(optionsStr)))
           return failure();

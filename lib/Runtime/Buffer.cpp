@@ -80,8 +80,7 @@ uint16_t uop::rt::floatToHalf(float value) {
   uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
   uint32_t absx = x & 0x7fffffffu;
   if (absx >= 0x7f800000u) // inf, or NaN (kept quiet, payload truncated)
-    return sign | 0x7c00u |
-           (absx > 0x7f800000u ? (0x200u | ((absx >> 13) & 0x3ffu)) : 0u);
+    return sign | 0x7c00u | (absx > 0x7f800000u ? (0x200u | ((absx >> 13) & 0x3ffu)) : 0u);
   if (absx >= 0x477ff000u) // >= 65520 rounds to inf
     return sign | 0x7c00u;
   auto roundShift = [](uint32_t m, unsigned shift) {
@@ -108,8 +107,7 @@ uint16_t uop::rt::floatToHalf(float value) {
 // HostBuffer
 //===----------------------------------------------------------------------===//
 
-std::optional<int64_t> uop::rt::checkedNumel(const std::vector<int64_t> &shape,
-                                             size_t elemSize) {
+std::optional<int64_t> uop::rt::checkedNumel(const std::vector<int64_t> &shape, size_t elemSize) {
   // As numpy does, the product of the non-zero dimensions must fit even when
   // a zero makes the array empty, so the answer does not depend on order.
   int64_t n = 1;
@@ -219,22 +217,22 @@ static void *allocStorage(size_t bytes, bool zero) {
 
 Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
   // "a bool buffer", "an f32 buffer".
-  std::string kind = std::string(dtype == DType::Bool ? "a " : "an ") +
-                     dtypeName(dtype) + " buffer";
+  std::string kind =
+      std::string(dtype == DType::Bool ? "a " : "an ") + dtypeName(dtype) + " buffer";
   std::string what = "for " + kind + " of shape " + shapeString(shape);
   // The size in 128 bits (saturating), for the message when 64 overflow.
   unsigned __int128 bytes128 = dtypeSize(dtype);
   bool saturated = false, empty = false;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] < 0)
-      return Error("invalid shape " + shapeString(shape) + " for " + kind +
-                   ": dimension " + std::to_string(i) + " is negative");
+      return Error("invalid shape " + shapeString(shape) + " for " + kind + ": dimension " +
+                   std::to_string(i) + " is negative");
     if (shape[i] == 0) {
       empty = true;
       continue;
     }
-    if (!saturated && bytes128 > (~static_cast<unsigned __int128>(0)) /
-                                     static_cast<uint64_t>(shape[i]))
+    if (!saturated &&
+        bytes128 > (~static_cast<unsigned __int128>(0)) / static_cast<uint64_t>(shape[i]))
       saturated = true;
     else if (!saturated)
       bytes128 *= static_cast<uint64_t>(shape[i]);
@@ -245,20 +243,18 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
       return Error("invalid shape " + shapeString(shape) + " for " + kind +
                    ": the product of its non-zero dimensions overflows 64 "
                    "bits");
-    return Error("cannot allocate " +
-                 (saturated ? "more than 2^128" : u128String(bytes128)) +
+    return Error("cannot allocate " + (saturated ? "more than 2^128" : u128String(bytes128)) +
                  " bytes " + what + ": the size overflows 64 bits");
   }
   size_t bytes = static_cast<size_t>(*n) * dtypeSize(dtype);
   Result<uint64_t> limit = maxAllocBytes();
   if (!limit)
-    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what +
-                 ": " + limit.error());
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what + ": " +
+                 limit.error());
   if (bytes > *limit) {
     const char *env = std::getenv("UOP_MAX_ALLOC_BYTES");
     return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what +
-                 ": more than the limit of " + std::to_string(*limit) +
-                 " bytes (" +
+                 ": more than the limit of " + std::to_string(*limit) + " bytes (" +
                  (env && *env ? "$UOP_MAX_ALLOC_BYTES"
                               : "the physical memory; set "
                                 "UOP_MAX_ALLOC_BYTES to change it") +
@@ -266,8 +262,7 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
   }
   void *p = allocStorage(bytes, /*zero=*/true);
   if (!p)
-    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what +
-                 ": out of memory");
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what + ": out of memory");
   HostBuffer b;
   b.dt = dtype;
   b.dims = std::move(shape);
@@ -400,14 +395,12 @@ void HostBuffer::fillRandom(uint64_t seed) {
       break;
     case DType::F16:
       // k/1024 - 1 for k in [0, 2048): exact in f16.
-      as<uint16_t>()[i] = floatToHalf(
-          static_cast<float>(static_cast<int>(x >> 53)) / 1024.0f - 1.0f);
+      as<uint16_t>()[i] =
+          floatToHalf(static_cast<float>(static_cast<int>(x >> 53)) / 1024.0f - 1.0f);
       break;
     case DType::F32:
       // k/2^23 - 1 for k in [0, 2^24): exact in f32.
-      as<float>()[i] =
-          static_cast<float>(static_cast<int64_t>(x >> 40)) / 8388608.0f -
-          1.0f;
+      as<float>()[i] = static_cast<float>(static_cast<int64_t>(x >> 40)) / 8388608.0f - 1.0f;
       break;
     }
   }
@@ -440,8 +433,7 @@ static std::string pythonRepr(const char *sci) {
     if (digits.size() > 1)
       out += "." + digits.substr(1);
     char buf[16];
-    std::snprintf(buf, sizeof(buf), "e%c%02d", exp < 0 ? '-' : '+',
-                  exp < 0 ? -exp : exp);
+    std::snprintf(buf, sizeof(buf), "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
     return out + buf;
   }
   if (exp < 0)
@@ -467,8 +459,7 @@ static std::string formatFloat(float v, bool isHalf) {
         break;
     }
   } else {
-    auto res = std::to_chars(buf, buf + sizeof(buf) - 1, v,
-                             std::chars_format::scientific);
+    auto res = std::to_chars(buf, buf + sizeof(buf) - 1, v, std::chars_format::scientific);
     *res.ptr = '\0';
   }
   return pythonRepr(buf);
@@ -528,15 +519,13 @@ std::string HostBuffer::format(size_t maxElems) const {
     return "[]";
   // The rendering recurses once per dimension; numpy allows 64 of them.
   if (dims.size() > kMaxFormatRank)
-    return "[<" + describe() + ": more than " + std::to_string(kMaxFormatRank) +
-           " dimensions>]";
+    return "[<" + describe() + ": more than " + std::to_string(kMaxFormatRank) + " dimensions>]";
   // Summarize when the elements, or the (possibly empty) sub-lists of an
   // empty array such as shape (10^12, 0), are too many to print.
   bool summarize = static_cast<uint64_t>(count) > maxElems;
   uint64_t lists = 1;
   for (int64_t d : dims) {
-    if (__builtin_mul_overflow(lists, static_cast<uint64_t>(d), &lists) ||
-        lists > maxElems) {
+    if (__builtin_mul_overflow(lists, static_cast<uint64_t>(d), &lists) || lists > maxElems) {
       summarize = true;
       break;
     }

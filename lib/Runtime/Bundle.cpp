@@ -225,7 +225,10 @@ Result<Bundle> uop::rt::decodeBundle(std::string_view bytes, const std::string &
   std::optional<std::string> target = get("target"), arch = get("arch"), plan = get("plan");
   if (!target || !arch || !plan)
     return fail(std::string("malformed uop bundle (no '") +
-                (!target ? "target" : !arch ? "arch" : "plan") + "' entry)");
+                (!target ? "target"
+                 : !arch ? "arch"
+                         : "plan") +
+                "' entry)");
   if (*target == "cpu")
     b.target = Backend::CPU;
   else if (*target == "cuda")
@@ -358,8 +361,8 @@ Result<std::unique_ptr<Executable>> uop::rt::loadBundle(const Bundle &bundle,
     // Code for another chip is the likely cause of a load failure: say so.
     Result<std::shared_ptr<CudaDevice>> dev = CudaDevice::get();
     if (dev && !bundle.arch.empty() && bundle.arch != (*dev)->chip())
-      msg += " (the bundle is for " + bundle.arch + "; this device, " + (*dev)->name() +
-             ", is " + (*dev)->chip() + ")";
+      msg += " (the bundle is for " + bundle.arch + "; this device, " + (*dev)->name() + ", is " +
+             (*dev)->chip() + ")";
     return Error{msg};
   }
   std::string machine = machineOf(bundle.arch), host = hostMachine();

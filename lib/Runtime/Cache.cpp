@@ -35,12 +35,11 @@ static bool makeDirs(const std::string &dir) {
   if (stat(dir.c_str(), &st) == 0)
     return S_ISDIR(st.st_mode);
   size_t slash = dir.find_last_of('/');
-  if (slash != std::string::npos && slash > 0 &&
-      !makeDirs(dir.substr(0, slash)))
+  if (slash != std::string::npos && slash > 0 && !makeDirs(dir.substr(0, slash)))
     return false;
   // Another process may create it between the stat and the mkdir.
-  return (mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) &&
-         stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  return (mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) && stat(dir.c_str(), &st) == 0 &&
+         S_ISDIR(st.st_mode);
 }
 
 /// Adds the leading dot if `ext` lacks it.
@@ -55,8 +54,8 @@ static bool isSafeName(const std::string &s) {
   if (s.empty() || s == "." || s == "..")
     return false;
   for (char c : s)
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-          (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+          c == '-' || c == '.'))
       return false;
   return true;
 }
@@ -113,12 +112,10 @@ Result<std::string> uop::rt::cacheDirChecked() {
   }
   std::string tmp = dir + "/tmp";
   if (stat(tmp.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
-    return Error(where + " is not usable: " + tmp + " is not a directory" +
-                 fix);
+    return Error(where + " is not usable: " + tmp + " is not a directory" + fix);
   if (!makeDirs(tmp)) {
     std::string why = std::strerror(errno);
-    return Error(where + " is not writable: cannot create " + tmp + ": " + why +
-                 fix);
+    return Error(where + " is not writable: cannot create " + tmp + ": " + why + fix);
   }
   // Creating a file is the only reliable test (read-only mounts, ACLs,
   // quotas; access(2) says yes to root on a read-only directory).
@@ -133,10 +130,8 @@ Result<std::string> uop::rt::cacheDirChecked() {
       close(fd);
     unlink(probe.c_str());
   }
-  if (std::optional<uint64_t> free = freeBytes(dir);
-      free && *free < kMinFreeBytes)
-    return Error(where + " has no space left (" + std::to_string(*free) +
-                 " bytes free)" + fix);
+  if (std::optional<uint64_t> free = freeBytes(dir); free && *free < kMinFreeBytes)
+    return Error(where + " has no space left (" + std::to_string(*free) + " bytes free)" + fix);
   return dir;
 }
 
@@ -170,10 +165,8 @@ static const char kChecksumDir[] = "checksums";
 
 std::string uop::rt::cacheChecksumPath(const std::string &entryPath) {
   size_t slash = entryPath.find_last_of('/');
-  std::string dir =
-      slash == std::string::npos ? "" : entryPath.substr(0, slash + 1);
-  std::string base =
-      slash == std::string::npos ? entryPath : entryPath.substr(slash + 1);
+  std::string dir = slash == std::string::npos ? "" : entryPath.substr(0, slash + 1);
+  std::string base = slash == std::string::npos ? entryPath : entryPath.substr(slash + 1);
   return dir + kChecksumDir + "/" + base + ".sha256";
 }
 
@@ -181,8 +174,7 @@ static const char kChecksumMagic[] = "uop-cache-checksum 1 ";
 
 /// Streams the file at `path` through SHA-256; false (errno set) when it
 /// cannot be read.
-static bool hashFile(const std::string &path, uint64_t &size,
-                     std::string &hex) {
+static bool hashFile(const std::string &path, uint64_t &size, std::string &hex) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return false;
@@ -210,8 +202,7 @@ static bool hashFile(const std::string &path, uint64_t &size,
 }
 
 /// Reads up to `max` bytes of `path`; nullopt when it cannot be opened.
-static std::optional<std::string> readSmallFile(const std::string &path,
-                                                size_t max) {
+static std::optional<std::string> readSmallFile(const std::string &path, size_t max) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return std::nullopt;
@@ -239,32 +230,28 @@ static std::optional<std::string> entryProblem(const std::string &path) {
     return std::string("is not a regular file");
   std::optional<std::string> sum = readSmallFile(cacheChecksumPath(path), 200);
   if (!sum)
-    return std::string(errno == ENOENT
-                           ? "has no checksum (written by an older uop, or "
-                             "not by uop)"
-                           : "has an unreadable checksum file");
+    return std::string(errno == ENOENT ? "has no checksum (written by an older uop, or "
+                                         "not by uop)"
+                                       : "has an unreadable checksum file");
   // "uop-cache-checksum 1 SIZE HEX\n"
   const size_t magicLen = sizeof(kChecksumMagic) - 1;
   unsigned long long want = 0;
   char hexWant[65] = {0};
   char tail = 0;
   if (sum->compare(0, magicLen, kChecksumMagic) != 0 ||
-      std::sscanf(sum->c_str() + magicLen, "%llu %64[0-9a-f]%c", &want, hexWant,
-                  &tail) != 3 ||
+      std::sscanf(sum->c_str() + magicLen, "%llu %64[0-9a-f]%c", &want, hexWant, &tail) != 3 ||
       std::strlen(hexWant) != 64 || tail != '\n')
     return std::string("has a malformed checksum file");
   uint64_t size = static_cast<uint64_t>(st.st_size);
   if (size != want)
     return std::string(size < want ? "is truncated" : "is corrupted") + " (" +
-           std::to_string(size) + " bytes, expected " + std::to_string(want) +
-           ")";
+           std::to_string(size) + " bytes, expected " + std::to_string(want) + ")";
   std::string hex;
   if (!hashFile(path, size, hex))
     return std::string("cannot be read (") + std::strerror(errno) + ")";
   if (size != want)
-    return std::string("changed while it was checked (") +
-           std::to_string(size) + " bytes, expected " + std::to_string(want) +
-           ")";
+    return std::string("changed while it was checked (") + std::to_string(size) +
+           " bytes, expected " + std::to_string(want) + ")";
   if (hex != hexWant)
     return std::string("is corrupted (checksum mismatch)");
   return std::nullopt;
@@ -292,8 +279,7 @@ static std::string removeEntry(const std::string &path) {
   std::string err;
   if (unlink(path.c_str()) != 0 && errno != ENOENT)
     err = std::strerror(errno);
-  if (unlink(cacheChecksumPath(path).c_str()) != 0 && errno != ENOENT &&
-      err.empty())
+  if (unlink(cacheChecksumPath(path).c_str()) != 0 && errno != ENOENT && err.empty())
     err = std::strerror(errno);
   return err;
 }
@@ -330,8 +316,7 @@ std::string uop::rt::cacheLookup(const std::string &key, const std::string &ext,
   return "";
 }
 
-std::string uop::rt::cacheLookup(const std::string &key,
-                                 const std::string &ext) {
+std::string uop::rt::cacheLookup(const std::string &key, const std::string &ext) {
   std::string warning;
   std::string path = cacheLookup(key, ext, &warning);
   if (!warning.empty())
@@ -346,8 +331,7 @@ static uint64_t randomBits() {
   if (getrandom(&r, sizeof(r), GRND_NONBLOCK) == sizeof(r))
     return r;
 #endif
-  r = static_cast<uint64_t>(
-      std::chrono::high_resolution_clock::now().time_since_epoch().count());
+  r = static_cast<uint64_t>(std::chrono::high_resolution_clock::now().time_since_epoch().count());
   return r ^ (reinterpret_cast<uintptr_t>(&r) << 16);
 }
 
@@ -356,8 +340,7 @@ std::string uop::rt::cacheTempPath(const std::string &ext) {
   std::string dir = cacheDir() + "/tmp";
   makeDirs(dir);
   char name[96];
-  std::snprintf(name, sizeof(name), "/%ld-%llu-%016llx",
-                static_cast<long>(getpid()),
+  std::snprintf(name, sizeof(name), "/%ld-%llu-%016llx", static_cast<long>(getpid()),
                 static_cast<unsigned long long>(counter.fetch_add(1)),
                 static_cast<unsigned long long>(randomBits()));
   return dir + name + normalizeExt(ext);
@@ -380,8 +363,7 @@ static bool writeAll(int fd, const char *p, size_t n) {
 
 /// Copies `from` to `to` (for a temporary file on another filesystem), and
 /// makes the copy durable.
-static bool copyFile(const std::string &from, const std::string &to,
-                     std::string &err) {
+static bool copyFile(const std::string &from, const std::string &to, std::string &err) {
   int in = open(from.c_str(), O_RDONLY | O_CLOEXEC);
   if (in < 0) {
     err = std::strerror(errno);
@@ -422,13 +404,11 @@ static bool copyFile(const std::string &from, const std::string &to,
 }
 
 /// Writes `text` to a new file `path`, durably; "" or the reason it failed.
-static std::string writeNewFile(const std::string &path,
-                                const std::string &text) {
+static std::string writeNewFile(const std::string &path, const std::string &text) {
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0)
     return std::strerror(errno);
-  bool ok = writeAll(fd, text.data(), text.size()) &&
-            (fsync(fd) == 0 || errno == EINVAL);
+  bool ok = writeAll(fd, text.data(), text.size()) && (fsync(fd) == 0 || errno == EINVAL);
   std::string err = ok ? "" : std::strerror(errno);
   if (close(fd) != 0 && err.empty())
     err = std::strerror(errno);
@@ -437,8 +417,7 @@ static std::string writeNewFile(const std::string &path,
   return err;
 }
 
-Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath,
-                                          const std::string &key,
+Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath, const std::string &key,
                                           const std::string &ext) {
   // Every temporary made here; all are gone when this returns.
   std::vector<std::string> temps = {tmpPath};
@@ -456,11 +435,9 @@ Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath,
     return failWith("invalid cache extension '" + ext + "'");
   struct stat st;
   if (stat(tmpPath.c_str(), &st) != 0)
-    return Error(tmpPath + ": cannot install in the cache: " +
-                 std::strerror(errno));
+    return Error(tmpPath + ": cannot install in the cache: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode))
-    return failWith(tmpPath +
-                    ": cannot install in the cache: not a regular file");
+    return failWith(tmpPath + ": cannot install in the cache: not a regular file");
   // One clear line for a cache that cannot take the entry (not a directory,
   // read-only, full) instead of whichever system call fails first.
   Result<std::string> checked = cacheDirChecked();
@@ -469,8 +446,7 @@ Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath,
   std::string dir = *checked;
   struct stat dirSt;
   if (stat(dir.c_str(), &dirSt) != 0)
-    return failWith("cannot install in the cache directory " + dir + ": " +
-                    std::strerror(errno));
+    return failWith("cannot install in the cache directory " + dir + ": " + std::strerror(errno));
   std::string dest = dir + "/" + key + normalizeExt(ext);
   auto systemError = [&](const std::string &what) {
     return failWith("cannot install " + dest + " in the cache: " + what + ": " +
@@ -508,11 +484,10 @@ Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath,
   if (!makeDirs(sumDir))
     return systemError("cannot create " + sumDir);
   std::string sumTmp = cacheTempPath(ext + ".sha256");
-  std::string sumText =
-      std::string(kChecksumMagic) + std::to_string(size) + " " + hex + "\n";
+  std::string sumText = std::string(kChecksumMagic) + std::to_string(size) + " " + hex + "\n";
   if (std::string err = writeNewFile(sumTmp, sumText); !err.empty())
-    return failWith("cannot install " + dest + " in the cache: cannot write " +
-                    sumTmp + ": " + err);
+    return failWith("cannot install " + dest + " in the cache: cannot write " + sumTmp + ": " +
+                    err);
   temps.push_back(sumTmp);
 
   // rename(2) within a filesystem is atomic: readers see the old entry or
@@ -562,8 +537,8 @@ size_t uop::rt::cachePruneTemps(int64_t maxAgeSeconds) {
       continue;
     std::string path = dir + "/" + name;
     struct stat st;
-    if (lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
-        st.st_mtime < cutoff && unlink(path.c_str()) == 0)
+    if (lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_mtime < cutoff &&
+        unlink(path.c_str()) == 0)
       ++removed;
   }
   closedir(d);

@@ -68,8 +68,8 @@ struct CudaDevice::Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
-  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, CUstream, void **, void **);
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuEventRecord)(CUevent, CUstream);
@@ -83,8 +83,8 @@ struct CudaDevice::Driver {
       name = nullptr;
     if (cuGetErrorString(rc, &desc) != CUDA_SUCCESS)
       desc = nullptr;
-    std::string msg = std::string(call) + ": " +
-                      (name ? std::string(name) : "CUDA error " + std::to_string(rc));
+    std::string msg =
+        std::string(call) + ": " + (name ? std::string(name) : "CUDA error " + std::to_string(rc));
     if (desc && *desc)
       msg += std::string(" (") + desc + ")";
     return msg;
@@ -171,7 +171,8 @@ Result<const Driver *> loadDriver(const std::string &library) {
 /// JIT logs are multi-line; errors are one line.
 std::string oneLine(const char *log) {
   std::string s(log);
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\0'))
+  while (!s.empty() &&
+         (s.back() == '\n' || s.back() == '\r' || s.back() == ' ' || s.back() == '\0'))
     s.pop_back();
   std::string out;
   for (char c : s) {
@@ -214,8 +215,7 @@ Result<std::shared_ptr<CudaDevice>> CudaDevice::get() {
     return noDevice("the driver sees no device");
   if (ordinal >= count)
     return noDevice("UOP_CUDA_DEVICE=" + std::to_string(ordinal) + ", but the driver sees " +
-                    std::to_string(count) + " device(s) (0 to " + std::to_string(count - 1) +
-                    ")");
+                    std::to_string(count) + " device(s) (0 to " + std::to_string(count - 1) + ")");
 
   static std::map<std::pair<const Driver *, int>, std::weak_ptr<CudaDevice>> devices;
   if (auto it = devices.find({&d, ordinal}); it != devices.end())
@@ -358,8 +358,8 @@ Result<std::unique_ptr<CudaModule>> CudaModule::load(std::shared_ptr<CudaDevice>
   std::vector<char> errorLog(kLog, 0), infoLog(kLog, 0);
   CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
                          CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {errorLog.data(), reinterpret_cast<void *>(uintptr_t(kLog - 1)),
-                    infoLog.data(), reinterpret_cast<void *>(uintptr_t(kLog - 1))};
+  void *values[] = {errorLog.data(), reinterpret_cast<void *>(uintptr_t(kLog - 1)), infoLog.data(),
+                    reinterpret_cast<void *>(uintptr_t(kLog - 1))};
   CUmodule mod = nullptr;
   // PTX must be NUL-terminated: c_str() is.
   CUresult rc = d.cuModuleLoadDataEx(&mod, image.c_str(), 4, opts, values);
@@ -409,8 +409,8 @@ Result<bool> CudaFunction::launch(const int64_t grid[3], const int64_t block[3],
                                   const std::vector<DevicePtr> &params,
                                   unsigned sharedBytes) const {
   auto dims = [](const int64_t d[3]) {
-    return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
-           std::to_string(d[2]) + ")";
+    return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) +
+           ")";
   };
   for (int i = 0; i < 3; ++i)
     if (grid[i] < 1 || block[i] < 1 || grid[i] > std::numeric_limits<unsigned>::max() ||
@@ -450,8 +450,7 @@ Result<CudaEvent> CudaEvent::create(std::shared_ptr<CudaDevice> device) {
   return e;
 }
 
-CudaEvent::CudaEvent(CudaEvent &&other) noexcept
-    : device(std::move(other.device)), ev(other.ev) {
+CudaEvent::CudaEvent(CudaEvent &&other) noexcept : device(std::move(other.device)), ev(other.ev) {
   other.ev = nullptr;
 }
 
@@ -499,8 +498,7 @@ Result<double> CudaEvent::secondsSince(const CudaEvent &start) const {
 // CudaProgram
 //===----------------------------------------------------------------------===//
 
-Result<std::unique_ptr<CudaProgram>> CudaProgram::load(const HostPlan &plan,
-                                                       const std::string &ptx,
+Result<std::unique_ptr<CudaProgram>> CudaProgram::load(const HostPlan &plan, const std::string &ptx,
                                                        const std::string &cubin) {
   if (ptx.empty() && cubin.empty())
     return Error{"the CUDA program has neither PTX nor a cubin"};
@@ -551,8 +549,7 @@ Result<std::unique_ptr<CudaProgram>> CudaProgram::load(const HostPlan &plan,
     for (unsigned a : l.args) {
       if (a >= p->buffers.size())
         return Error{"a launch of " + plan.kernels[l.kernel].name + " binds argument " +
-                     std::to_string(a) + ", but the plan has " +
-                     std::to_string(p->buffers.size())};
+                     std::to_string(a) + ", but the plan has " + std::to_string(p->buffers.size())};
       ptrs.push_back(p->buffers[a].ptr());
     }
     p->params.push_back(std::move(ptrs));

@@ -67,8 +67,8 @@ std::string uop::rt::formatPlan(const HostPlan &plan) {
       s += (j ? ", arg " : "arg ") + std::to_string(l.args[j]);
     s += ")";
     if (l.grid[0] * l.grid[1] * l.grid[2] * l.block[0] * l.block[1] * l.block[2] > 1)
-      add(" grid (%" PRId64 ", %" PRId64 ", %" PRId64 ") block (%" PRId64 ", %" PRId64
-          ", %" PRId64 ")",
+      add(" grid (%" PRId64 ", %" PRId64 ", %" PRId64 ") block (%" PRId64 ", %" PRId64 ", %" PRId64
+          ")",
           l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2]);
     s += "\n";
   }
@@ -100,8 +100,7 @@ Result<bool> uop::rt::runRequest(Executable &exe, const RunRequest &request, std
       return Error{"--input " + arg + ": the program has no buffer slot " + std::to_string(slot)};
     if (!inputFiles.emplace(slot, path).second)
       return Error{"--input " + arg + ": slot " + std::to_string(slot) +
-                   " is already given by --input " + std::to_string(slot) + "=" +
-                   inputFiles[slot]};
+                   " is already given by --input " + std::to_string(slot) + "=" + inputFiles[slot]};
   }
   // The buffer of one argument: from its --input file, random, or zeroed.
   auto makeBuffer = [&](const PlanArg &a) -> Result<HostBuffer> {
@@ -167,8 +166,9 @@ Result<bool> uop::rt::runRequest(Executable &exe, const RunRequest &request, std
     if (arg.find('=') == std::string::npos) {
       // --output FILE.npy: the next value of a shaped program, with its shape.
       if (!shaped)
-        return Error{"--output " + arg + ": a kernel-level program has no value; save a buffer "
-                                         "with --output SLOT=FILE.npy"};
+        return Error{"--output " + arg +
+                     ": a kernel-level program has no value; save a buffer "
+                     "with --output SLOT=FILE.npy"};
       if (nextResult >= results.size())
         return Error{"--output " + arg + ": the program has only " +
                      std::to_string(results.size()) + " value(s)"};

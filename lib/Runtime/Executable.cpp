@@ -58,9 +58,9 @@ Result<bool> Executable::check(size_t i, const HostBuffer &b) const {
   const PlanArg &a = hostPlan.args[i];
   if (b.dtype() == a.dtype && b.numel() == a.numel)
     return true;
-  return Error{"buffer slot " + std::to_string(a.slot) + " is " + std::to_string(a.numel) +
-               " x " + dtypeName(a.dtype) + ", but the buffer given holds " +
-               std::to_string(b.numel()) + " x " + dtypeName(b.dtype())};
+  return Error{"buffer slot " + std::to_string(a.slot) + " is " + std::to_string(a.numel) + " x " +
+               dtypeName(a.dtype) + ", but the buffer given holds " + std::to_string(b.numel()) +
+               " x " + dtypeName(b.dtype())};
 }
 
 Result<bool> Executable::runRaw(const std::vector<void *> &args) {
@@ -91,7 +91,8 @@ Result<bool> Executable::runRaw(const std::vector<void *> &args) {
   return true;
 }
 
-std::vector<HostBuffer> Executable::values(const std::vector<const HostBuffer *> &argBuffers) const {
+std::vector<HostBuffer>
+Executable::values(const std::vector<const HostBuffer *> &argBuffers) const {
   // Non-temporary arguments come first in a plan, so plan index = buffer index.
   std::vector<HostBuffer> out;
   for (const PlanValue &v : hostPlan.values) {
@@ -104,7 +105,8 @@ std::vector<HostBuffer> Executable::values(const std::vector<const HostBuffer *>
   return out;
 }
 
-Result<std::vector<HostBuffer>> Executable::run(const std::map<int64_t, const HostBuffer *> &inputs) {
+Result<std::vector<HostBuffer>>
+Executable::run(const std::map<int64_t, const HostBuffer *> &inputs) {
   if (hostPlan.form != HostPlan::Shaped)
     return Error{"run: this program reads and writes its buffers in place (use runInPlace)"};
   std::vector<HostBuffer> outputs;

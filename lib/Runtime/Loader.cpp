@@ -115,8 +115,7 @@ std::string elfProblem(const std::string &file) {
     return "";
   uint64_t size = static_cast<uint64_t>(st.st_size);
   unsigned char ident[EI_NIDENT] = {0};
-  if (size < 4 || !readAt(fd, ident, 4, 0) ||
-      std::memcmp(ident, ELFMAG, SELFMAG) != 0)
+  if (size < 4 || !readAt(fd, ident, 4, 0) || std::memcmp(ident, ELFMAG, SELFMAG) != 0)
     return "not an ELF shared object (" +
            std::string(size == 0 ? "an empty file" : "no ELF magic") + ")";
   Ehdr eh;
@@ -124,9 +123,8 @@ std::string elfProblem(const std::string &file) {
     return "truncated ELF file (" + std::to_string(size) + " bytes)";
   if (eh.e_ident[EI_CLASS] != kHostClass)
     return std::string("an ELF file of the wrong class (") +
-           (eh.e_ident[EI_CLASS] == ELFCLASS32 ? "32" : "64") +
-           "-bit; this process is " + (kHostClass == ELFCLASS64 ? "64" : "32") +
-           "-bit)";
+           (eh.e_ident[EI_CLASS] == ELFCLASS32 ? "32" : "64") + "-bit; this process is " +
+           (kHostClass == ELFCLASS64 ? "64" : "32") + "-bit)";
   unsigned char hostData =
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
       ELFDATA2MSB;
@@ -136,8 +134,8 @@ std::string elfProblem(const std::string &file) {
   if (eh.e_ident[EI_DATA] != hostData)
     return "an ELF file of the wrong byte order";
   if (kHostMachine >= 0 && eh.e_machine != kHostMachine)
-    return "an ELF file for " + describeMachine(eh.e_machine) +
-           ", not this machine (" + describeMachine(kHostMachine) + ")";
+    return "an ELF file for " + describeMachine(eh.e_machine) + ", not this machine (" +
+           describeMachine(kHostMachine) + ")";
   if (eh.e_type != ET_DYN)
     return std::string("not a shared object (ELF type ") +
            (eh.e_type == ET_REL    ? "relocatable object"
@@ -146,20 +144,20 @@ std::string elfProblem(const std::string &file) {
                                    : std::to_string(eh.e_type).c_str()) +
            ")";
   auto truncated = [&](uint64_t need) {
-    return "truncated ELF file (" + std::to_string(size) +
-           " bytes; its headers describe " + std::to_string(need) + ")";
+    return "truncated ELF file (" + std::to_string(size) + " bytes; its headers describe " +
+           std::to_string(need) + ")";
   };
   // The section headers usually end the file: any truncation shows here.
   if (eh.e_shoff && eh.e_shnum) {
-    uint64_t end = static_cast<uint64_t>(eh.e_shoff) +
-                   static_cast<uint64_t>(eh.e_shnum) * eh.e_shentsize;
+    uint64_t end =
+        static_cast<uint64_t>(eh.e_shoff) + static_cast<uint64_t>(eh.e_shnum) * eh.e_shentsize;
     if (end < eh.e_shoff || end > size)
       return truncated(end);
   }
   if (eh.e_phentsize != sizeof(Phdr) || eh.e_phnum == 0 || eh.e_phnum == 0xffff)
     return "a malformed ELF file (bad program headers)";
-  uint64_t phEnd = static_cast<uint64_t>(eh.e_phoff) +
-                   static_cast<uint64_t>(eh.e_phnum) * sizeof(Phdr);
+  uint64_t phEnd =
+      static_cast<uint64_t>(eh.e_phoff) + static_cast<uint64_t>(eh.e_phnum) * sizeof(Phdr);
   if (phEnd < eh.e_phoff || phEnd > size)
     return truncated(phEnd);
   for (unsigned i = 0; i < eh.e_phnum; ++i) {
@@ -180,12 +178,10 @@ std::string uop::rt::hostMachine() {
   return kHostMachine >= 0 ? describeMachine(kHostMachine) : "unknown";
 }
 
-Result<std::unique_ptr<SharedLibrary>>
-SharedLibrary::open(const std::string &path) {
+Result<std::unique_ptr<SharedLibrary>> SharedLibrary::open(const std::string &path) {
   // dlopen searches the library path for a name without '/'; a compiled
   // artifact is a file, so make such a name relative to the current directory.
-  std::string file =
-      path.find('/') == std::string::npos ? "./" + path : path;
+  std::string file = path.find('/') == std::string::npos ? "./" + path : path;
   // Check before dlopen, which would crash on a truncated file.
   if (std::string problem = elfProblem(file); !problem.empty())
     return Error(path + ": cannot load: " + problem);
@@ -210,25 +206,21 @@ SharedLibrary::open(const std::string &path) {
   return std::unique_ptr<SharedLibrary>(new SharedLibrary(handle, path));
 }
 
-void *SharedLibrary::symbol(const std::string &name) const {
-  return dlsym(handle, name.c_str());
-}
+void *SharedLibrary::symbol(const std::string &name) const { return dlsym(handle, name.c_str()); }
 
 SharedLibrary::~SharedLibrary() {
   if (handle)
     dlclose(handle);
 }
 
-Result<CpuKernel> CpuKernel::load(const std::string &soPath,
-                                  const std::string &entry) {
+Result<CpuKernel> CpuKernel::load(const std::string &soPath, const std::string &entry) {
   Result<std::unique_ptr<SharedLibrary>> lib = SharedLibrary::open(soPath);
   if (!lib)
     return Error(lib.error());
   void *sym = (*lib)->symbol(entry);
   if (!sym)
     return Error(soPath + ": no symbol '" + entry + "'");
-  return CpuKernel(std::shared_ptr<SharedLibrary>(lib.take()),
-                   reinterpret_cast<EntryFn>(sym));
+  return CpuKernel(std::shared_ptr<SharedLibrary>(lib.take()), reinterpret_cast<EntryFn>(sym));
 }
 
 void CpuKernel::operator()(void **args) const { fn(args); }
@@ -241,8 +233,7 @@ void CpuKernel::operator()(std::vector<HostBuffer *> &buffers) const {
   fn(args.data());
 }
 
-std::vector<double> uop::rt::timeRuns(const std::function<void()> &fn,
-                                      int reps) {
+std::vector<double> uop::rt::timeRuns(const std::function<void()> &fn, int reps) {
   std::vector<double> times;
   if (reps <= 0)
     return times;

@@ -172,9 +172,7 @@ private:
     return true;
   }
   void skipWs() {
-    while (pos < s.size() &&
-           (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\n' ||
-            s[pos] == '\r'))
+    while (pos < s.size() && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\n' || s[pos] == '\r'))
       ++pos;
   }
   bool fail(std::string &err, std::string msg, bool isUnsupported = false) {
@@ -214,8 +212,7 @@ private:
       }
       int64_t v = 0;
       while (peek() >= '0' && peek() <= '9') {
-        if (__builtin_mul_overflow(v, 10, &v) ||
-            __builtin_add_overflow(v, peek() - '0', &v)) {
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, peek() - '0', &v)) {
           err = "'shape' has a dimension too large";
           return false;
         }
@@ -223,8 +220,7 @@ private:
       }
       eat('L'); // Python 2 longs, in files written long ago
       if (shape.size() == kMaxRank) {
-        err =
-            "'shape' has more than " + std::to_string(kMaxRank) + " dimensions";
+        err = "'shape' has more than " + std::to_string(kMaxRank) + " dimensions";
         return false;
       }
       shape.push_back(v);
@@ -265,8 +261,7 @@ Result<DType> dtypeFromDescr(const std::string &descr, const std::string &name) 
                      "' is not supported (uop reads little-endian data)");
     }
   }
-  return Error(name + ": unsupported dtype '" + quoteHeader(descr) + "'" +
-               supported);
+  return Error(name + ": unsupported dtype '" + quoteHeader(descr) + "'" + supported);
 }
 
 uint64_t readLE(const uint8_t *p, int n) {
@@ -289,20 +284,17 @@ Result<HostBuffer> readFrom(Source &src, const std::string &name) {
     return Error(name + ": truncated header");
   int major = pre[6], minor = pre[7];
   if ((major < 1 || major > 3) || minor != 0)
-    return Error(name + ": unsupported .npy format version " +
-                 std::to_string(major) + "." + std::to_string(minor) +
-                 " (uop reads 1.0, 2.0 and 3.0)");
+    return Error(name + ": unsupported .npy format version " + std::to_string(major) + "." +
+                 std::to_string(minor) + " (uop reads 1.0, 2.0 and 3.0)");
   int lenBytes = major == 1 ? 2 : 4;
   if (!src.read(pre + 8, lenBytes))
     return Error(name + ": truncated header");
   uint64_t headerLen = readLE(pre + 8, lenBytes);
   if (headerLen > src.remaining())
-    return Error(name + ": truncated header: expected " +
-                 std::to_string(headerLen) + " header bytes, found " +
-                 std::to_string(src.remaining()));
+    return Error(name + ": truncated header: expected " + std::to_string(headerLen) +
+                 " header bytes, found " + std::to_string(src.remaining()));
   if (headerLen > kMaxHeaderLen)
-    return Error(name + ": header too long (" + std::to_string(headerLen) +
-                 " bytes)");
+    return Error(name + ": header too long (" + std::to_string(headerLen) + " bytes)");
   std::string text(headerLen, '\0');
   if (!src.read(text.data(), headerLen))
     return Error(name + ": read error in the header");
@@ -313,8 +305,7 @@ Result<HostBuffer> readFrom(Source &src, const std::string &name) {
   if (!parser.parse(h, err)) {
     if (parser.unsupported)
       return Error(name + ": " + err);
-    return Error(name + ": bad header: " + err + " (header: " +
-                 quoteHeader(text) + ")");
+    return Error(name + ": bad header: " + err + " (header: " + quoteHeader(text) + ")");
   }
   Result<DType> dt = dtypeFromDescr(h.descr, name);
   if (!dt)
@@ -327,15 +318,14 @@ Result<HostBuffer> readFrom(Source &src, const std::string &name) {
   uint64_t dataBytes = static_cast<uint64_t>(*n) * dtypeSize(*dt);
   // Check before allocating: a small file cannot claim a huge array.
   if (dataBytes > src.remaining())
-    return Error(name + ": truncated data: expected " +
-                 std::to_string(dataBytes) + " bytes, found " +
-                 std::to_string(src.remaining()));
+    return Error(name + ": truncated data: expected " + std::to_string(dataBytes) +
+                 " bytes, found " + std::to_string(src.remaining()));
   Result<HostBuffer> buf = HostBuffer::create(*dt, h.shape);
   if (!buf)
     return Error(name + ": " + buf.error());
   if (!src.read(buf->data(), dataBytes))
-    return Error(name + ": truncated data: expected " +
-                 std::to_string(dataBytes) + " bytes, the read failed");
+    return Error(name + ": truncated data: expected " + std::to_string(dataBytes) +
+                 " bytes, the read failed");
   if (*dt == DType::Bool) {
     // Kernels read _Bool: any other byte than 0/1 would be undefined.
     uint8_t *p = buf->as<uint8_t>();
@@ -408,13 +398,10 @@ static std::string npyHeader(const HostBuffer &buf) {
     break;
   }
   std::string dict = std::string("{'descr': '") + descr +
-                     "', 'fortran_order': False, 'shape': " +
-                     shapeString(buf.shape()) + ", }";
+                     "', 'fortran_order': False, 'shape': " + shapeString(buf.shape()) + ", }";
   // Pad with spaces and a final newline so the data starts 64-byte aligned,
   // as numpy does; version 2.0 only when the length needs 32 bits.
-  auto padded = [&](size_t pre) {
-    return (pre + dict.size() + 1 + 63) / 64 * 64 - pre;
-  };
+  auto padded = [&](size_t pre) { return (pre + dict.size() + 1 + 63) / 64 * 64 - pre; };
   bool v1 = padded(10) <= 0xffff;
   size_t len = padded(v1 ? 10 : 12);
   dict.append(len - dict.size() - 1, ' ');

@@ -61,8 +61,8 @@ std::string HostPlan::serialize() const {
     os << "launch " << l.kernel << " " << l.args.size();
     for (unsigned a : l.args)
       os << " " << a;
-    os << " grid " << l.grid[0] << " " << l.grid[1] << " " << l.grid[2] << " block "
-       << l.block[0] << " " << l.block[1] << " " << l.block[2] << "\n";
+    os << " grid " << l.grid[0] << " " << l.grid[1] << " " << l.grid[2] << " block " << l.block[0]
+       << " " << l.block[1] << " " << l.block[2] << "\n";
   }
   os << "end\n";
   return os.str();
@@ -141,8 +141,7 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
           return bad();
       }
       std::string g, b;
-      ls >> g >> l.grid[0] >> l.grid[1] >> l.grid[2] >> b >> l.block[0] >> l.block[1] >>
-          l.block[2];
+      ls >> g >> l.grid[0] >> l.grid[1] >> l.grid[2] >> b >> l.block[0] >> l.block[1] >> l.block[2];
       if (!ls || g != "grid" || b != "block")
         return bad();
       for (int i = 0; i < 3; ++i)

@@ -31,17 +31,17 @@ void mlir::uop::registerProgramTranslation(
     StringRef name, StringRef description,
     std::function<LogicalResult(ModuleOp, raw_ostream &)> translate,
     std::function<void(DialectRegistry &)> dialects) {
-  TranslateRegistration(
-      name, description,
-      [translate, dialects](const std::shared_ptr<llvm::SourceMgr> &sourceMgr, raw_ostream &os,
-                            MLIRContext *context) -> LogicalResult {
-        DialectRegistry registry;
-        registerUIRDialects(registry);
-        dialects(registry);
-        context->appendDialectRegistry(registry);
-        OwningOpRef<ModuleOp> module = parseProgram(*sourceMgr, context);
-        if (!module)
-          return failure();
-        return translate(*module, os);
-      });
+  TranslateRegistration(name, description,
+                        [translate, dialects](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                                              raw_ostream &os,
+                                              MLIRContext *context) -> LogicalResult {
+                          DialectRegistry registry;
+                          registerUIRDialects(registry);
+                          dialects(registry);
+                          context->appendDialectRegistry(registry);
+                          OwningOpRef<ModuleOp> module = parseProgram(*sourceMgr, context);
+                          if (!module)
+                            return failure();
+                          return translate(*module, os);
+                        });
 }

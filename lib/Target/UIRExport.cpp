@@ -108,9 +108,9 @@ FailureOr<uint32_t> Exporter::constNode(ConstOp op) {
   if (failed(d))
     return failure();
   if (auto i = dyn_cast<IntegerAttr>(value))
-    return scalarConst(g, *d, *d == DType::Bool ? (int64_t)i.getValue().getBoolValue()
-                                                : i.getValue().getSExtValue(),
-                       0);
+    return scalarConst(
+        g, *d,
+        *d == DType::Bool ? (int64_t)i.getValue().getBoolValue() : i.getValue().getSExtValue(), 0);
   if (auto f = dyn_cast<FloatAttr>(value))
     return scalarConst(g, *d, 0, f.getValueAsDouble());
   auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value);
@@ -123,12 +123,13 @@ FailureOr<uint32_t> Exporter::constNode(ConstOp op) {
   std::vector<uint32_t> level;
   level.reserve(type.getNumElements());
   if (dense.isSplat()) {
-    uint32_t leaf = isa<FloatType>(type.getElementType())
-                        ? scalarConst(g, *d, 0, dense.getSplatValue<APFloat>().convertToDouble())
-                        : scalarConst(g, *d,
-                                      *d == DType::Bool ? (int64_t)dense.getSplatValue<bool>()
-                                                        : dense.getSplatValue<APInt>().getSExtValue(),
-                                      0);
+    uint32_t leaf =
+        isa<FloatType>(type.getElementType())
+            ? scalarConst(g, *d, 0, dense.getSplatValue<APFloat>().convertToDouble())
+            : scalarConst(g, *d,
+                          *d == DType::Bool ? (int64_t)dense.getSplatValue<bool>()
+                                            : dense.getSplatValue<APInt>().getSExtValue(),
+                          0);
     level.assign(type.getNumElements(), leaf);
   } else if (isa<FloatType>(type.getElementType())) {
     for (APFloat v : dense.getValues<APFloat>()) {
@@ -176,112 +177,181 @@ LogicalResult Exporter::visit(Operation *op) {
     n.argDType = *d;
     return success();
   };
-  LogicalResult ok =
-      llvm::TypeSwitch<Operation *, LogicalResult>(op)
-          .Case([&](ConstOp c) -> LogicalResult {
-            FailureOr<uint32_t> id = constNode(c);
-            if (failed(id))
-              return failure();
-            ids[c.getResult()] = *id;
-            return success();
-          })
-          .Case([&](ParamOp p) -> LogicalResult {
-            FailureOr<uint32_t> id = paramNode(p.getResult(), p.getSlot());
-            if (failed(id))
-              return failure();
-            ids[p.getResult()] = *id;
-            return success();
-          })
-          .Case([&](CallOp c) -> LogicalResult {
-            auto it = ids.find(c.getYield().getValue());
-            if (it == ids.end())
-              return c.emitError("call body result has no node");
-            n.op = OpKind::Call;
-            n.src.insert(n.src.begin(), it->second);
-            n.name = c.getName().str();
-            return success();
-          })
-          .Case([&](StackOp) { n.op = OpKind::Stack; return success(); })
-          .Case([&](IndexOp) { n.op = OpKind::Index; return success(); })
-          .Case([&](CastOp c) { n.op = OpKind::Cast; return setDType(c.getDtype()); })
-          .Case([&](RecipOp) { n.op = OpKind::Recip; return success(); })
-          .Case([&](Exp2Op) { n.op = OpKind::Exp2; return success(); })
-          .Case([&](Log2Op) { n.op = OpKind::Log2; return success(); })
-          .Case([&](SqrtOp) { n.op = OpKind::Sqrt; return success(); })
-          .Case([&](SinOp) { n.op = OpKind::Sin; return success(); })
-          .Case([&](AddOp) { n.op = OpKind::Add; return success(); })
-          .Case([&](MulOp) { n.op = OpKind::Mul; return success(); })
-          .Case([&](CmpLtOp) { n.op = OpKind::CmpLt; return success(); })
-          .Case([&](CmpNeOp) { n.op = OpKind::CmpNe; return success(); })
-          .Case([&](FloorDivOp) { n.op = OpKind::FloorDiv; return success(); })
-          .Case([&](FloorModOp) { n.op = OpKind::FloorMod; return success(); })
-          .Case([&](MaxOp) { n.op = OpKind::Max; return success(); })
-          .Case([&](WhereOp) { n.op = OpKind::Where; return success(); })
-          .Case([&](BufferOp b) {
-            n.op = OpKind::Buffer;
-            n.slot = b.getSlotAttr().getInt();
-            n.argShape = toVec(getShape(b.getType()));
-            return setDType(b.getType());
-          })
-          .Case([&](AllocOp a) {
-            n.op = OpKind::Alloc;
-            n.slot = a.getSlotAttr().getInt();
-            n.argShape = toVec(getShape(a.getType()));
-            std::optional<AddressSpace> space = getAddressSpace(a.getType());
-            n.space = space == AddressSpace::Shared   ? Space::Shared
-                      : space == AddressSpace::Global ? Space::Global
-                                                      : Space::Alu; // local: no space=
-            return setDType(a.getType());
-          })
-          .Case([&](LoadOp) { n.op = OpKind::Load; return success(); })
-          .Case([&](StoreOp) { n.op = OpKind::Store; return success(); })
-          .Case([&](AfterOp) { n.op = OpKind::After; return success(); })
-          .Case([&](SinkOp) { n.op = OpKind::Sink; return success(); })
-          .Case([&](RangeOp r) {
-            n.op = OpKind::Range;
-            n.slot = r.getIdxAttr().getInt();
-            n.axis = (Axis)r.getKind();
-            return success();
-          })
-          .Case([&](EndOp) { n.op = OpKind::End; return success(); })
-          .Case([&](ReshapeOp r) {
-            n.op = OpKind::Reshape;
-            n.argShape = toVec(r.getShape());
-            return success();
-          })
-          .Case([&](ExpandOp e) {
-            n.op = OpKind::Expand;
-            n.argShape = toVec(e.getShape());
-            return success();
-          })
-          .Case([&](PermuteOp p) {
-            n.op = OpKind::Permute;
-            n.argShape = toVec(p.getPerm());
-            return success();
-          })
-          .Case([&](ShrinkOp s) {
-            n.op = OpKind::Shrink;
-            n.argShape = toVec(s.getBounds());
-            return success();
-          })
-          .Case([&](ReduceOp r) {
-            n.op = OpKind::Reduce;
-            n.reduceMax = r.getKind() == ReduceKind::Max;
-            n.slot = r.getPopAttr().getInt();
-            return success();
-          })
-          .Case([&](StageOp st) {
-            n.op = OpKind::Stage;
-            if (st.getDetach())
-              n.name = "detach";
-            return success();
-          })
-          .Case([&](BarrierOp) { n.op = OpKind::Barrier; return success(); })
-          .Case([&](WmmaOp) { n.op = OpKind::Wmma; return success(); })
-          .Default([&](Operation *other) {
-            return other->emitError("cannot export '")
-                   << other->getName() << "' to .uir: not an op of the uop dialect";
-          });
+  LogicalResult ok = llvm::TypeSwitch<Operation *, LogicalResult>(op)
+                         .Case([&](ConstOp c) -> LogicalResult {
+                           FailureOr<uint32_t> id = constNode(c);
+                           if (failed(id))
+                             return failure();
+                           ids[c.getResult()] = *id;
+                           return success();
+                         })
+                         .Case([&](ParamOp p) -> LogicalResult {
+                           FailureOr<uint32_t> id = paramNode(p.getResult(), p.getSlot());
+                           if (failed(id))
+                             return failure();
+                           ids[p.getResult()] = *id;
+                           return success();
+                         })
+                         .Case([&](CallOp c) -> LogicalResult {
+                           auto it = ids.find(c.getYield().getValue());
+                           if (it == ids.end())
+                             return c.emitError("call body result has no node");
+                           n.op = OpKind::Call;
+                           n.src.insert(n.src.begin(), it->second);
+                           n.name = c.getName().str();
+                           return success();
+                         })
+                         .Case([&](StackOp) {
+                           n.op = OpKind::Stack;
+                           return success();
+                         })
+                         .Case([&](IndexOp) {
+                           n.op = OpKind::Index;
+                           return success();
+                         })
+                         .Case([&](CastOp c) {
+                           n.op = OpKind::Cast;
+                           return setDType(c.getDtype());
+                         })
+                         .Case([&](RecipOp) {
+                           n.op = OpKind::Recip;
+                           return success();
+                         })
+                         .Case([&](Exp2Op) {
+                           n.op = OpKind::Exp2;
+                           return success();
+                         })
+                         .Case([&](Log2Op) {
+                           n.op = OpKind::Log2;
+                           return success();
+                         })
+                         .Case([&](SqrtOp) {
+                           n.op = OpKind::Sqrt;
+                           return success();
+                         })
+                         .Case([&](SinOp) {
+                           n.op = OpKind::Sin;
+                           return success();
+                         })
+                         .Case([&](AddOp) {
+                           n.op = OpKind::Add;
+                           return success();
+                         })
+                         .Case([&](MulOp) {
+                           n.op = OpKind::Mul;
+                           return success();
+                         })
+                         .Case([&](CmpLtOp) {
+                           n.op = OpKind::CmpLt;
+                           return success();
+                         })
+                         .Case([&](CmpNeOp) {
+                           n.op = OpKind::CmpNe;
+                           return success();
+                         })
+                         .Case([&](FloorDivOp) {
+                           n.op = OpKind::FloorDiv;
+                           return success();
+                         })
+                         .Case([&](FloorModOp) {
+                           n.op = OpKind::FloorMod;
+                           return success();
+                         })
+                         .Case([&](MaxOp) {
+                           n.op = OpKind::Max;
+                           return success();
+                         })
+                         .Case([&](WhereOp) {
+                           n.op = OpKind::Where;
+                           return success();
+                         })
+                         .Case([&](BufferOp b) {
+                           n.op = OpKind::Buffer;
+                           n.slot = b.getSlotAttr().getInt();
+                           n.argShape = toVec(getShape(b.getType()));
+                           return setDType(b.getType());
+                         })
+                         .Case([&](AllocOp a) {
+                           n.op = OpKind::Alloc;
+                           n.slot = a.getSlotAttr().getInt();
+                           n.argShape = toVec(getShape(a.getType()));
+                           std::optional<AddressSpace> space = getAddressSpace(a.getType());
+                           n.space = space == AddressSpace::Shared ? Space::Shared
+                                     : space == AddressSpace::Global
+                                         ? Space::Global
+                                         : Space::Alu; // local: no space=
+                           return setDType(a.getType());
+                         })
+                         .Case([&](LoadOp) {
+                           n.op = OpKind::Load;
+                           return success();
+                         })
+                         .Case([&](StoreOp) {
+                           n.op = OpKind::Store;
+                           return success();
+                         })
+                         .Case([&](AfterOp) {
+                           n.op = OpKind::After;
+                           return success();
+                         })
+                         .Case([&](SinkOp) {
+                           n.op = OpKind::Sink;
+                           return success();
+                         })
+                         .Case([&](RangeOp r) {
+                           n.op = OpKind::Range;
+                           n.slot = r.getIdxAttr().getInt();
+                           n.axis = (Axis)r.getKind();
+                           return success();
+                         })
+                         .Case([&](EndOp) {
+                           n.op = OpKind::End;
+                           return success();
+                         })
+                         .Case([&](ReshapeOp r) {
+                           n.op = OpKind::Reshape;
+                           n.argShape = toVec(r.getShape());
+                           return success();
+                         })
+                         .Case([&](ExpandOp e) {
+                           n.op = OpKind::Expand;
+                           n.argShape = toVec(e.getShape());
+                           return success();
+                         })
+                         .Case([&](PermuteOp p) {
+                           n.op = OpKind::Permute;
+                           n.argShape = toVec(p.getPerm());
+                           return success();
+                         })
+                         .Case([&](ShrinkOp s) {
+                           n.op = OpKind::Shrink;
+                           n.argShape = toVec(s.getBounds());
+                           return success();
+                         })
+                         .Case([&](ReduceOp r) {
+                           n.op = OpKind::Reduce;
+                           n.reduceMax = r.getKind() == ReduceKind::Max;
+                           n.slot = r.getPopAttr().getInt();
+                           return success();
+                         })
+                         .Case([&](StageOp st) {
+                           n.op = OpKind::Stage;
+                           if (st.getDetach())
+                             n.name = "detach";
+                           return success();
+                         })
+                         .Case([&](BarrierOp) {
+                           n.op = OpKind::Barrier;
+                           return success();
+                         })
+                         .Case([&](WmmaOp) {
+                           n.op = OpKind::Wmma;
+                           return success();
+                         })
+                         .Default([&](Operation *other) {
+                           return other->emitError("cannot export '")
+                                  << other->getName() << "' to .uir: not an op of the uop dialect";
+                         });
   if (failed(ok))
     return failure();
   if (isa<ConstOp, ParamOp>(op))

@@ -15,11 +15,10 @@ using namespace mlir::uop::uir;
 using llvm::StringRef;
 
 static const char *const kOpNames[] = {
-    "param",  "call",    "const",   "stack",   "index",  "cast",  "recip",
-    "add",    "mul",     "cmplt",   "floordiv", "floormod", "where", "cmpne",
-    "max",    "exp2",    "log2",    "sqrt",    "sin",    "buffer", "alloc",
-    "load",   "store",   "after",   "sink",    "range",  "end",   "reshape",
-    "expand", "permute", "shrink",  "reduce",  "stage",  "barrier", "wmma"};
+    "param",   "call",     "const",    "stack",  "index",  "cast",  "recip",   "add",   "mul",
+    "cmplt",   "floordiv", "floormod", "where",  "cmpne",  "max",   "exp2",    "log2",  "sqrt",
+    "sin",     "buffer",   "alloc",    "load",   "store",  "after", "sink",    "range", "end",
+    "reshape", "expand",   "permute",  "shrink", "reduce", "stage", "barrier", "wmma"};
 
 StringRef mlir::uop::uir::opName(OpKind op) { return kOpNames[(unsigned)op]; }
 
@@ -27,8 +26,7 @@ static const char *const kDTypeNames[] = {"void", "bool", "i32", "f32", "f16"};
 
 StringRef mlir::uop::uir::dtypeName(DType d) { return kDTypeNames[(unsigned)d]; }
 
-static const char *const kAxisNames[] = {"loop",   "reduce", "upcast",
-                                         "thread", "global", "local"};
+static const char *const kAxisNames[] = {"loop", "reduce", "upcast", "thread", "global", "local"};
 
 StringRef mlir::uop::uir::axisName(Axis a) { return kAxisNames[(unsigned)a]; }
 
@@ -43,8 +41,7 @@ std::string mlir::uop::uir::formatFloat(double value, bool half) {
     return value > 0 ? "inf" : "-inf";
   if (value == 0)
     return std::signbit(value) ? "-0.0" : "0.0";
-  const llvm::fltSemantics &sem =
-      half ? llvm::APFloat::IEEEhalf() : llvm::APFloat::IEEEsingle();
+  const llvm::fltSemantics &sem = half ? llvm::APFloat::IEEEhalf() : llvm::APFloat::IEEEsingle();
   llvm::APFloat target(std::fabs(value));
   bool lost = false;
   target.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
@@ -327,8 +324,7 @@ void Graph::print(uint32_t root, llvm::raw_ostream &os) const {
       attrs = {"idx=" + std::to_string(n.slot), "kind=" + axisName(n.axis).str()};
       break;
     case OpKind::Reduce:
-      attrs = {std::string("op=") + (n.reduceMax ? "max" : "add"),
-               "pop=" + std::to_string(n.slot)};
+      attrs = {std::string("op=") + (n.reduceMax ? "max" : "add"), "pop=" + std::to_string(n.slot)};
       break;
     case OpKind::Reshape:
     case OpKind::Expand:

@@ -25,10 +25,41 @@ namespace mlir::uop::uir {
 
 /// The seed's `Ops`, in the seed's order.
 enum class OpKind : uint8_t {
-  Param, Call, Const, Stack, Index, Cast, Recip, Add, Mul, CmpLt, FloorDiv,
-  FloorMod, Where, CmpNe, Max, Exp2, Log2, Sqrt, Sin, Buffer, Alloc, Load,
-  Store, After, Sink, Range, End, Reshape, Expand, Permute, Shrink, Reduce,
-  Stage, Barrier, Wmma
+  Param,
+  Call,
+  Const,
+  Stack,
+  Index,
+  Cast,
+  Recip,
+  Add,
+  Mul,
+  CmpLt,
+  FloorDiv,
+  FloorMod,
+  Where,
+  CmpNe,
+  Max,
+  Exp2,
+  Log2,
+  Sqrt,
+  Sin,
+  Buffer,
+  Alloc,
+  Load,
+  Store,
+  After,
+  Sink,
+  Range,
+  End,
+  Reshape,
+  Expand,
+  Permute,
+  Shrink,
+  Reduce,
+  Stage,
+  Barrier,
+  Wmma
 };
 
 /// The lower-case name the seed prints (`Ops.X.name.lower()`).
@@ -49,8 +80,8 @@ llvm::StringRef axisName(Axis a);
 /// f16 constant is the seed's CAST of an f32 CONST).
 struct ConstVal {
   DType dtype = DType::I32;
-  int64_t i = 0;   ///< bool (0/1) and i32 values
-  float f = 0.0f;  ///< f32 values
+  int64_t i = 0;  ///< bool (0/1) and i32 values
+  float f = 0.0f; ///< f32 values
   /// The value is an f16 value (the seed's f16 constant is an f32 CONST cast
   /// to f16): printed as the shortest decimal that reads back as that f16.
   bool half = false;
@@ -69,15 +100,15 @@ struct Node {
   OpKind op = OpKind::Const;
   std::vector<uint32_t> src;
   // ---- the argument (what the seed keeps in `arg`) ----
-  DType argDType = DType::F32;      ///< PARAM/BUFFER/ALLOC dtype, CAST target
-  int64_t slot = 0;                 ///< PARAM/BUFFER/ALLOC slot, RANGE idx, REDUCE pop
-  std::vector<int64_t> argShape;    ///< PARAM shape, BUFFER/ALLOC (n,), movement arg
-                                    ///< (SHRINK: flat [b0, e0, b1, e1, ...])
-  Space space = Space::Alu;         ///< ALLOC: Local or Shared
-  Axis axis = Axis::Loop;           ///< RANGE kind
-  bool reduceMax = false;           ///< REDUCE op: add or max
-  std::string name;                 ///< CALL name
-  ConstVal cval;                    ///< CONST value
+  DType argDType = DType::F32;   ///< PARAM/BUFFER/ALLOC dtype, CAST target
+  int64_t slot = 0;              ///< PARAM/BUFFER/ALLOC slot, RANGE idx, REDUCE pop
+  std::vector<int64_t> argShape; ///< PARAM shape, BUFFER/ALLOC (n,), movement arg
+                                 ///< (SHRINK: flat [b0, e0, b1, e1, ...])
+  Space space = Space::Alu;      ///< ALLOC: Local or Shared
+  Axis axis = Axis::Loop;        ///< RANGE kind
+  bool reduceMax = false;        ///< REDUCE op: add or max
+  std::string name;              ///< CALL name
+  ConstVal cval;                 ///< CONST value
   // ---- the node's dtype (for typing inline literals) ----
   DType dtype = DType::Void;
 };

@@ -64,8 +64,8 @@ class Importer;
 /// A statement after the syntactic pass.
 struct Stmt {
   const struct OpSpec *op;
-  unsigned line, col;  ///< where the statement (its `%name`) starts
-  Token literal;       ///< the literal argument (empty text if none)
+  unsigned line, col; ///< where the statement (its `%name`) starts
+  Token literal;      ///< the literal argument (empty text if none)
   uint32_t firstOperand, numOperands;
   uint32_t firstAttr, numAttrs;
 };
@@ -102,9 +102,8 @@ struct ConsKey {
   unsigned hash = 0; ///< of the op, so that a probe reads no other op
 
   static unsigned hashOf(Operation *op, Operation *body) {
-    llvm::hash_code h =
-        llvm::hash_combine(op->getName().getAsOpaquePointer(), op->getRawDictionaryAttrs(),
-                           op->hashProperties(), body);
+    llvm::hash_code h = llvm::hash_combine(op->getName().getAsOpaquePointer(),
+                                           op->getRawDictionaryAttrs(), op->hashProperties(), body);
     for (Type t : op->getResultTypes())
       h = llvm::hash_combine(h, t);
     for (Value v : op->getOperands())
@@ -115,15 +114,13 @@ struct ConsKey {
 
 struct ConsInfo {
   static ConsKey getEmptyKey() { return {llvm::DenseMapInfo<Operation *>::getEmptyKey()}; }
-  static ConsKey getTombstoneKey() {
-    return {llvm::DenseMapInfo<Operation *>::getTombstoneKey()};
-  }
+  static ConsKey getTombstoneKey() { return {llvm::DenseMapInfo<Operation *>::getTombstoneKey()}; }
   static unsigned getHashValue(const ConsKey &k) { return k.hash; }
   static bool isEqual(const ConsKey &a, const ConsKey &b) {
     if (a.op == b.op)
       return true;
-    if (a.op == getEmptyKey().op || a.op == getTombstoneKey().op ||
-        b.op == getEmptyKey().op || b.op == getTombstoneKey().op)
+    if (a.op == getEmptyKey().op || a.op == getTombstoneKey().op || b.op == getEmptyKey().op ||
+        b.op == getTombstoneKey().op)
       return false;
     return a.hash == b.hash && a.body == b.body && a.op->getName() == b.op->getName() &&
            a.op->getRawDictionaryAttrs() == b.op->getRawDictionaryAttrs() &&
@@ -151,20 +148,16 @@ public:
   FailureOr<Value> buildStack(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildIndex(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildCast(const Stmt &, SmallVectorImpl<Value> &);
-  template <typename OpTy>
-  FailureOr<Value> buildUnary(const Stmt &, SmallVectorImpl<Value> &);
-  template <typename OpTy>
-  FailureOr<Value> buildBinary(const Stmt &, SmallVectorImpl<Value> &);
+  template <typename OpTy> FailureOr<Value> buildUnary(const Stmt &, SmallVectorImpl<Value> &);
+  template <typename OpTy> FailureOr<Value> buildBinary(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildWhere(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildLoad(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildStore(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildAfter(const Stmt &, SmallVectorImpl<Value> &);
-  template <typename OpTy>
-  FailureOr<Value> buildEffects(const Stmt &, SmallVectorImpl<Value> &);
+  template <typename OpTy> FailureOr<Value> buildEffects(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildRange(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildEnd(const Stmt &, SmallVectorImpl<Value> &);
-  template <typename OpTy>
-  FailureOr<Value> buildMovement(const Stmt &, SmallVectorImpl<Value> &);
+  template <typename OpTy> FailureOr<Value> buildMovement(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildReduce(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildStage(const Stmt &, SmallVectorImpl<Value> &);
   FailureOr<Value> buildWmma(const Stmt &, SmallVectorImpl<Value> &);
@@ -193,8 +186,7 @@ private:
   FailureOr<Value> finish(Operation *op, Operation *body = nullptr);
   /// Builds an op whose result types ODS infers, from its builder's arguments
   /// after the result type.
-  template <typename OpTy, typename... Args>
-  FailureOr<Value> create(Location l, Args &&...args);
+  template <typename OpTy, typename... Args> FailureOr<Value> create(Location l, Args &&...args);
   FailureOr<Value> makeConst(const Literal &v, Type dtype, unsigned col);
   FailureOr<Value> cast(Value x, Type dtype, unsigned col);
   LogicalResult broadcast(Value &a, Value &b, unsigned col);
@@ -257,8 +249,7 @@ const OpSpec kOps[] = {
     {"log2", plain, &Importer::buildUnary<Log2Op>},
     {"sqrt", plain, &Importer::buildUnary<SqrtOp>},
     {"sin", plain, &Importer::buildUnary<SinOp>},
-    {"buffer", {OpSyntax::FirstLiteral, kMemoryAttrs}, &Importer::buildMemory, false, false,
-     true},
+    {"buffer", {OpSyntax::FirstLiteral, kMemoryAttrs}, &Importer::buildMemory, false, false, true},
     {"alloc", {OpSyntax::FirstLiteral, kAllocAttrs}, &Importer::buildMemory},
     {"load", plain, &Importer::buildLoad, true},
     {"store", plain, &Importer::buildStore, true},
@@ -288,8 +279,7 @@ const OpSpec *lookupOp(StringRef name) {
 
 Importer::Importer(llvm::SourceMgr &sourceMgr, MLIRContext *context)
     : sourceMgr(sourceMgr), ctx(context),
-      lex(context,
-          sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier()),
+      lex(context, sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBufferIdentifier()),
       builder(context) {}
 
 //===----------------------------------------------------------------------===//
@@ -304,11 +294,13 @@ LogicalResult Importer::readStatements() {
   while (true) {
     lex.setLine(++line);
     auto [raw, rest] = text.split('\n');
-    FailureOr<bool> isStmt =
-        lex.lexStatement(raw, [](StringRef name) -> const OpSyntax * {
+    FailureOr<bool> isStmt = lex.lexStatement(
+        raw,
+        [](StringRef name) -> const OpSyntax * {
           const OpSpec *spec = lookupOp(name);
           return spec ? &spec->syntax : nullptr;
-        }, s);
+        },
+        s);
     if (failed(isStmt))
       return failure();
     if (*isStmt) {
@@ -454,8 +446,7 @@ FailureOr<Value> Importer::create(Location l, Args &&...args) {
   OpTy::build(builder, state, Type(), std::forward<Args>(args)...);
   state.types.clear();
   SmallVector<Type, 1> types;
-  if (failed(OpTy::inferReturnTypes(ctx, l, state.operands,
-                                    state.attributes.getDictionary(ctx),
+  if (failed(OpTy::inferReturnTypes(ctx, l, state.operands, state.attributes.getDictionary(ctx),
                                     state.getRawProperties(), state.regions, types)))
     return failure();
   state.addTypes(types);
@@ -480,9 +471,13 @@ FailureOr<Value> Importer::makeConst(const Literal &v, Type dtype, unsigned col)
       return failure();
     return cast(*c, dtype, col);
   }
-  enum { Bool, I32, F32 } target = v.kind == Literal::Bool  ? Bool
-                                   : v.kind == Literal::Int ? I32
-                                                            : F32;
+  enum {
+    Bool,
+    I32,
+    F32
+  } target = v.kind == Literal::Bool  ? Bool
+             : v.kind == Literal::Int ? I32
+                                      : F32;
   if (dtype)
     target = dtype.isInteger(1) ? Bool : dtype.isInteger(32) ? I32 : F32;
   TypedAttr attr;
@@ -635,8 +630,8 @@ FailureOr<Value> Importer::buildMemory(const Stmt &st, SmallVectorImpl<Value> &)
   Literal lit = literalOf(st.literal);
   std::optional<int64_t> size = lit.asInt();
   if (!size || *size < 0)
-    return error(lit.col, st.op->name + " size must be a non-negative integer, got '" +
-                              lit.str() + "'");
+    return error(lit.col,
+                 st.op->name + " size must be a non-negative integer, got '" + lit.str() + "'");
   FailureOr<int64_t> slot = intAttr(st, "slot", 0);
   FailureOr<Type> dt = dtypeAttr(st, builder.getF32Type());
   if (failed(slot) || failed(dt))
@@ -658,8 +653,8 @@ FailureOr<Value> Importer::buildMemory(const Stmt &st, SmallVectorImpl<Value> &)
     else if (v != "local")
       return error(t->col, "unknown space '" + t->text + "' (global, local or shared)");
   }
-  Type ty = MemRefType::get({*size}, *dt, MemRefLayoutAttrInterface(),
-                            AddressSpaceAttr::get(ctx, space));
+  Type ty =
+      MemRefType::get({*size}, *dt, MemRefLayoutAttrInterface(), AddressSpaceAttr::get(ctx, space));
   return finish(AllocOp::create(builder, loc(st.col), ty, builder.getI64IntegerAttr(*slot)));
 }
 
@@ -708,9 +703,9 @@ FailureOr<Value> Importer::buildCall(const Stmt &st, SmallVectorImpl<Value> &s) 
     if (auto p = dyn_cast<ParamOp>(op)) {
       auto [it, inserted] = params.try_emplace(p.getSlot(), p);
       if (!inserted)
-        return error(st.col, "'uop.call' op body has two params with slot " +
-                                 Twine(p.getSlot()) + " and different types: " +
-                                 typeStr(it->second.getType()) + " vs " + typeStr(p.getType()));
+        return error(st.col, "'uop.call' op body has two params with slot " + Twine(p.getSlot()) +
+                                 " and different types: " + typeStr(it->second.getType()) + " vs " +
+                                 typeStr(p.getType()));
       continue;
     }
     ++size;
@@ -731,8 +726,8 @@ FailureOr<Value> Importer::buildCall(const Stmt &st, SmallVectorImpl<Value> &s) 
   if (depth > kMaxCallDepth)
     return error(st.col, "calls nested more than " + Twine(kMaxCallDepth) + " deep");
   if ((bodyOps += size) > kMaxOps)
-    return error(st.col, "program too large: call bodies expand to more than " +
-                             Twine(kMaxOps) + " operations");
+    return error(st.col, "program too large: call bodies expand to more than " + Twine(kMaxOps) +
+                             " operations");
 
   auto call = CallOp::create(builder, loc(st.col), body.getType(), name, ArrayRef(s).drop_front());
   {
@@ -1014,8 +1009,7 @@ OwningOpRef<ModuleOp> Importer::run() {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-OwningOpRef<ModuleOp> mlir::uop::importUIR(llvm::SourceMgr &sourceMgr,
-                                           MLIRContext *context) {
+OwningOpRef<ModuleOp> mlir::uop::importUIR(llvm::SourceMgr &sourceMgr, MLIRContext *context) {
   context->loadDialect<UopDialect, func::FuncDialect>();
   return Importer(sourceMgr, context).run();
 }

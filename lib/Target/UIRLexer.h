@@ -35,9 +35,9 @@ struct Token {
 struct Literal {
   enum Kind { Bool, Int, Float, Tuple } kind = Int;
   bool b = false;
-  std::string text;          ///< Int/Float: the digits as written
-  double d = 0;              ///< Int/Float: Python's float(v)
-  std::optional<int64_t> i;  ///< Int: the value when it fits int64
+  std::string text;         ///< Int/Float: the digits as written
+  double d = 0;             ///< Int/Float: Python's float(v)
+  std::optional<int64_t> i; ///< Int: the value when it fits int64
   std::vector<Literal> elems;
   unsigned col = 0;
 
@@ -63,7 +63,7 @@ struct Statement {
   Token name; ///< `%name` as written
   Token op;   ///< the op name as written
   SmallVector<Token, 4> operands;
-  std::optional<Token> literal; ///< the literal argument, per OpSyntax
+  std::optional<Token> literal;                  ///< the literal argument, per OpSyntax
   SmallVector<std::pair<Token, Token>, 2> attrs; ///< key, value
 };
 

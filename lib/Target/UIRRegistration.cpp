@@ -26,9 +26,11 @@ void mlir::uop::registerUIRTranslations() {
   // From a program, .uir or .mlir (by extension). The arith dialect is
   // registered so that a lowered program is reported op by op ("not an op of
   // the uop dialect") rather than as an unknown dialect.
-  static bool once = (registerProgramTranslation(
-      "export-uir", "print a module's program as .uir",
-      [](ModuleOp module, raw_ostream &os) { return uop::exportUIR(module, os); },
-      [](DialectRegistry &registry) { registry.insert<arith::ArithDialect>(); }), true);
+  static bool once =
+      (registerProgramTranslation(
+           "export-uir", "print a module's program as .uir",
+           [](ModuleOp module, raw_ostream &os) { return uop::exportUIR(module, os); },
+           [](DialectRegistry &registry) { registry.insert<arith::ArithDialect>(); }),
+       true);
   (void)once;
 }

@@ -66,7 +66,8 @@ struct PushAluThroughStack : RewritePattern {
         if (auto stack = v.getDefiningOp<StackOp>())
           operands.push_back(stack.getSrcs()[i]);
         else
-          operands.push_back(IndexOp::create(rewriter, loc, v, ValueRange{i32Const(rewriter, loc, i)}));
+          operands.push_back(
+              IndexOp::create(rewriter, loc, v, ValueRange{i32Const(rewriter, loc, i)}));
       }
       OperationState state(loc, op->getName(), operands, TypeRange{elemType}, op->getAttrs());
       elems.push_back(rewriter.create(state)->getResult(0));
@@ -94,8 +95,7 @@ bool hasOutOfBoundsIndex(IndexOp op) {
     return false;
   for (auto [k, i] : llvm::enumerate(op.getIndices())) {
     auto c = dyn_cast_or_null<IntegerAttr>(constAttr(i));
-    if (c && (int64_t)k < type.getRank() &&
-        (c.getInt() < 0 || c.getInt() >= type.getDimSize(k)))
+    if (c && (int64_t)k < type.getRank() && (c.getInt() < 0 || c.getInt() >= type.getDimSize(k)))
       return true;
   }
   return false;

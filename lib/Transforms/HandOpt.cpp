@@ -100,8 +100,8 @@ static Choice handOptChoice(ArrayRef<int64_t> shape, int64_t rsize) {
 }
 
 /// gpu_opt_choice. Fails with a diagnostic on more than 3 non-trivial axes.
-static FailureOr<Choice> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t> shape,
-                                      bool reduces, int64_t maxThreads) {
+static FailureOr<Choice> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t> shape, bool reduces,
+                                      int64_t maxThreads) {
   Choice o;
   o.gpu = true;
   SmallVector<int64_t> axes;
@@ -152,8 +152,8 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
       ArrayRef<int64_t> shape = getShape(ret.getOperand(0).getType());
       Choice choice;
       if (gpu) {
-        bool reduces = kernel.walk([](ReduceOp) { return WalkResult::interrupt(); })
-                           .wasInterrupted();
+        bool reduces =
+            kernel.walk([](ReduceOp) { return WalkResult::interrupt(); }).wasInterrupted();
         FailureOr<Choice> c = gpuOptChoice(kernel, shape, reduces, maxThreads);
         if (failed(c))
           return signalPassFailure();

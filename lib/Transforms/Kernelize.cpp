@@ -179,8 +179,8 @@ FlatSymbolRefAttr Kernelizer::outline(Value u, SmallVectorImpl<Value> &bound) {
   SmallVector<Value> order = toposort({body}, isLeaf);
 
   OpBuilder b(ctx);
-  auto kernel = func::FuncOp::create(b, func.getLoc(), "kernel",
-                                     b.getFunctionType({}, {body.getType()}));
+  auto kernel =
+      func::FuncOp::create(b, func.getLoc(), "kernel", b.getFunctionType({}, {body.getType()}));
   kernel.setPrivate();
   kernel->setAttr(kKernelAttrName, UnitAttr::get(ctx));
   if (Attribute opts = func->getAttr(kOptsAttrName))
@@ -305,8 +305,8 @@ struct UopKernelizePass : uop::impl::UopKernelizePassBase<UopKernelizePass> {
 
 /// Whether `func` is a shaped program (L1): one block returning values.
 static bool isShapedProgram(func::FuncOp func) {
-  if (func.isExternal() || !llvm::hasSingleElement(func.getBody()) ||
-      isHost(func) || isKernel(func))
+  if (func.isExternal() || !llvm::hasSingleElement(func.getBody()) || isHost(func) ||
+      isKernel(func))
     return false;
   auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (!ret || ret.getNumOperands() == 0)

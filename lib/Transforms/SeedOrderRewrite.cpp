@@ -133,8 +133,7 @@ FoldFn commutativeHookOf(Op<ConcreteOp, Traits...> *) {
 
 /// The hooks of the uop ops that are Commutative (ODS) and of one result
 /// with a folder, by TypeID: the dialect's op list, filtered by the trait.
-template <typename... Ops>
-llvm::DenseMap<TypeID, FoldFn> commutativeHooks() {
+template <typename... Ops> llvm::DenseMap<TypeID, FoldFn> commutativeHooks() {
   llvm::DenseMap<TypeID, FoldFn> hooks;
   auto add = [&](auto *op) {
     using OpTy = std::remove_pointer_t<decltype(op)>;
@@ -297,8 +296,8 @@ struct SharingListener : RewriterBase::ForwardingListener {
 /// runs the greedy driver otherwise.
 class SeedOrderDriver : public RewriterBase::ForwardingListener {
 public:
-  SeedOrderDriver(MLIRContext *context, const FrozenRewritePatternSet &patterns,
-                  BoundsCache &cache, int64_t maxRewrites)
+  SeedOrderDriver(MLIRContext *context, const FrozenRewritePatternSet &patterns, BoundsCache &cache,
+                  int64_t maxRewrites)
       : ForwardingListener(&cache), cache(cache), rewriter(context, this), matcher(patterns),
         rewritesLeft(maxRewrites) {
     matcher.applyDefaultCostModel();
@@ -530,8 +529,8 @@ private:
   /// Whether `op` takes part in the sharing as the driver goes: a pure uop
   /// op of one result and no regions (constants are shared apart).
   bool shareable(Operation *op) {
-    return op->getNumResults() == 1 && !op->getNumRegions() &&
-           isa<UopDialect>(op->getDialect()) && !isa<ConstOp>(op) && traits.deadIfUnused(op);
+    return op->getNumResults() == 1 && !op->getNumRegions() && isa<UopDialect>(op->getDialect()) &&
+           !isa<ConstOp>(op) && traits.deadIfUnused(op);
   }
 
   /// The seed's hash consing, as the driver goes: `op` has reached its fixed
@@ -595,7 +594,6 @@ public:
   }
 
 private:
-
   BoundsCache &cache;
   OpKindTraits traits;
   Rewriter rewriter;
@@ -627,7 +625,7 @@ private:
 /// thousands of ops, MLIR's table compares every op it probes, and each is a
 /// cache miss. The ops to erase are appended to `toErase`.
 void shareBlock(Block &block, RewriterBase &rewriter, SmallVector<Operation *> &toErase,
-                       OpKindTraits &traits) {
+                OpKindTraits &traits) {
 
   llvm::DenseMap<uint64_t, SmallVector<Operation *, 1>> known;
   for (Operation &op : block) {
@@ -701,9 +699,9 @@ bool mlir::uop::shareSubgraphs(Operation *root, RewriterBase &rewriter) {
       }
     }
   for (size_t i = outer; flat && i < blocks.size(); ++i)
-    flat = dominance[i] &&
-           llvm::all_of(*blocks[i],
-                        [&](Operation &op) { return !op.getNumRegions() && isPure(op); });
+    flat = dominance[i] && llvm::all_of(*blocks[i], [&](Operation &op) {
+             return !op.getNumRegions() && isPure(op);
+           });
   if (!flat) {
     DominanceInfo domInfo(root);
     bool changed = false;

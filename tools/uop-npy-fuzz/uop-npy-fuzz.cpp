@@ -48,8 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!again.ok())
     die("re-encoded array does not read", again.error());
   if (again->dtype() != b.dtype() || again->shape() != b.shape())
-    die("round trip changed the array",
-        b.describe() + " vs " + again->describe());
+    die("round trip changed the array", b.describe() + " vs " + again->describe());
   if (b.bytes() && std::memcmp(again->data(), b.data(), b.bytes()) != 0)
     die("round trip changed the data", b.describe());
   // Bools are normalized to 0/1.

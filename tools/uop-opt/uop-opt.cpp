@@ -7,10 +7,10 @@
 
 #include "Uop/Conversion/Passes.h"
 #include "Uop/IR/UopDialect.h"
-#include "Uop/Transforms/Passes.h"
 #include "Uop/Pipelines/Pipelines.h"
-#include "Uop/Target/UIR.h"
 #include "Uop/Support/LargeStack.h"
+#include "Uop/Target/UIR.h"
+#include "Uop/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -35,15 +35,15 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/InitLLVM.h"
@@ -51,9 +51,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 /// Runs MlirOptMain on `input`, writing to `outputFilename`.
-static int runOptMain(std::unique_ptr<llvm::MemoryBuffer> input,
-                      llvm::StringRef outputFilename, mlir::DialectRegistry &registry,
-                      const mlir::MlirOptMainConfig &config) {
+static int runOptMain(std::unique_ptr<llvm::MemoryBuffer> input, llvm::StringRef outputFilename,
+                      mlir::DialectRegistry &registry, const mlir::MlirOptMainConfig &config) {
   std::string errorMessage;
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &errorMessage);
@@ -75,8 +74,7 @@ static int runOnUIR(llvm::StringRef inputFilename, llvm::StringRef outputFilenam
                     mlir::DialectRegistry &registry) {
   mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
   std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      mlir::openInputFile(inputFilename, &errorMessage);
+  std::unique_ptr<llvm::MemoryBuffer> input = mlir::openInputFile(inputFilename, &errorMessage);
   if (!input) {
     llvm::errs() << errorMessage << "\n";
     return EXIT_FAILURE;
@@ -95,20 +93,19 @@ static int runOnUIR(llvm::StringRef inputFilename, llvm::StringRef outputFilenam
   }
   // A name of its own, so that diagnostics at `file.uir:LINE:COL` show the
   // .uir source line rather than a line of the generated MLIR.
-  auto buffer = llvm::MemoryBuffer::getMemBufferCopy(text, "<imported " + inputFilename.str() + ">");
+  auto buffer =
+      llvm::MemoryBuffer::getMemBufferCopy(text, "<imported " + inputFilename.str() + ">");
   return runOptMain(std::move(buffer), outputFilename, registry, config);
 }
 
 static int optMain(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<mlir::uop::UopDialect, mlir::affine::AffineDialect,
-                  mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
-                  mlir::func::FuncDialect, mlir::gpu::GPUDialect,
-                  mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
-                  mlir::memref::MemRefDialect, mlir::NVVM::NVVMDialect,
-                  mlir::nvgpu::NVGPUDialect, mlir::omp::OpenMPDialect,
-                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                  mlir::vector::VectorDialect>();
+  registry
+      .insert<mlir::uop::UopDialect, mlir::affine::AffineDialect, mlir::arith::ArithDialect,
+              mlir::cf::ControlFlowDialect, mlir::func::FuncDialect, mlir::gpu::GPUDialect,
+              mlir::LLVM::LLVMDialect, mlir::math::MathDialect, mlir::memref::MemRefDialect,
+              mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect, mlir::omp::OpenMPDialect,
+              mlir::scf::SCFDialect, mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
   // Interfaces the conversions need (ConvertToLLVM, inliner, bufferization).
   mlir::registerAllExtensions(registry);
   // Translations used by gpu-module-to-binary and the LLVM export.

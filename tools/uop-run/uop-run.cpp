@@ -23,9 +23,9 @@
 #include "Uop/ExecutionEngine/ExecutionEngine.h"
 #include "Uop/IR/UopDialect.h"
 #include "Uop/Runtime/Runtime.h"
+#include "Uop/Support/LargeStack.h"
 #include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
-#include "Uop/Support/LargeStack.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -51,12 +51,14 @@ static cl::opt<std::string> target("target",
                                    cl::desc("cpu (default), emulate (the GPU mapping, with "
                                             "block and thread ids as loops) or cuda"),
                                    cl::init("cpu"));
-static cl::list<std::string> inputs("input", cl::desc("SLOT=FILE.npy: the contents of a buffer slot"));
+static cl::list<std::string> inputs("input",
+                                    cl::desc("SLOT=FILE.npy: the contents of a buffer slot"));
 static cl::opt<std::string> randomInputs(
     "random-inputs", cl::ValueOptional,
     cl::desc("Fill buffers without --input with random data (optional seed, default 0)"));
-static cl::list<std::string> outputs(
-    "output", cl::desc("FILE.npy: save the next value; SLOT=FILE.npy: save a buffer after the run"));
+static cl::list<std::string>
+    outputs("output",
+            cl::desc("FILE.npy: save the next value; SLOT=FILE.npy: save a buffer after the run"));
 static cl::opt<bool> printBuffers("print", cl::desc("Print the values (or the buffers written)"));
 static cl::opt<bool> printPlan("print-plan",
                                cl::desc("Print the compiled plan: buffers, and each kernel with "

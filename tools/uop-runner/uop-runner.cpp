@@ -68,8 +68,7 @@ Options parseArgs(int argc, char **argv) {
     std::string arg = argv[i];
     if (positionalOnly || arg.size() < 2 || arg[0] != '-') {
       if (!o.program.empty())
-        fail("too many positional arguments: '" + o.program + "' and '" + arg +
-             "' (one program)");
+        fail("too many positional arguments: '" + o.program + "' and '" + arg + "' (one program)");
       o.program = arg;
       continue;
     }

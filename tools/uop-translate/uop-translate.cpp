@@ -9,10 +9,10 @@
 
 #include "Uop/IR/UopDialect.h"
 #include "Uop/Pipelines/Pipelines.h"
+#include "Uop/Support/LargeStack.h"
 #include "Uop/Target/CPU.h"
 #include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
-#include "Uop/Support/LargeStack.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
@@ -27,8 +27,7 @@ using namespace mlir;
 /// translation (the target itself runs no uop pass).
 static void registerToLLVMIRTranslation() {
   uop::registerProgramTranslation(
-      "uop-to-llvmir",
-      "uop program -> uop-cpu-pipeline -> LLVM IR optimized for the host CPU",
+      "uop-to-llvmir", "uop program -> uop-cpu-pipeline -> LLVM IR optimized for the host CPU",
       [](ModuleOp module, raw_ostream &os) -> LogicalResult {
         PassManager pm(module.getContext());
         uop::buildUopCpuPipeline(pm, uop::UopCpuPipelineOptions());
@@ -50,9 +49,8 @@ static void registerToLLVMIRTranslation() {
       });
 }
 
-static llvm::cl::opt<std::string> ptxChip("chip",
-                                           llvm::cl::desc("--uop-to-ptx: the GPU architecture"),
-                                           llvm::cl::init("sm_90"));
+static llvm::cl::opt<std::string>
+    ptxChip("chip", llvm::cl::desc("--uop-to-ptx: the GPU architecture"), llvm::cl::init("sm_90"));
 static llvm::cl::opt<std::string>
     ptxFeatures("ptx-features", llvm::cl::desc("--uop-to-ptx: target features (PTX version)"),
                 llvm::cl::init("+ptx80"));

@@ -11,8 +11,8 @@
 #include "Uop/ExecutionEngine/ExecutionEngine.h"
 #include "Uop/ExecutionEngine/PlanCache.h"
 
-#include "Uop/IR/UopDialect.h"
 #include "../Runtime/TestUtil.h"
+#include "Uop/IR/UopDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -10,8 +10,8 @@
 
 #include "Uop/ExecutionEngine/PlanCache.h"
 
-#include "Uop/IR/UopDialect.h"
 #include "../Runtime/TestUtil.h"
+#include "Uop/IR/UopDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"

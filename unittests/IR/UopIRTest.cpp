@@ -38,9 +38,7 @@ protected:
     });
   }
 
-  Value i32(int64_t v) {
-    return ConstOp::create(builder, loc(), builder.getI32IntegerAttr(v));
-  }
+  Value i32(int64_t v) { return ConstOp::create(builder, loc(), builder.getI32IntegerAttr(v)); }
   Value f32(double v) { return ConstOp::create(builder, loc(), builder.getF32FloatAttr(v)); }
   Value boolean(bool v) { return ConstOp::create(builder, loc(), builder.getBoolAttr(v)); }
   Value stack(ArrayRef<Value> xs) { return StackOp::create(builder, loc(), xs); }
@@ -74,8 +72,8 @@ TEST_F(UopIRTest, ShapeDtypeInference) {
   EXPECT_FALSE(verifies(bad));
   EXPECT_NE(diagnostics.find("dtype mismatch: i32 vs f32"), std::string::npos) << diagnostics;
 
-  auto badShape = AddOp::create(builder, loc(), stack({i32(1), i32(2)}),
-                                stack({i32(1), i32(2), i32(3)}));
+  auto badShape =
+      AddOp::create(builder, loc(), stack({i32(1), i32(2)}), stack({i32(1), i32(2), i32(3)}));
   EXPECT_FALSE(verifies(badShape));
   EXPECT_NE(diagnostics.find("shape mismatch"), std::string::npos) << diagnostics;
 
@@ -87,10 +85,9 @@ TEST_F(UopIRTest, ShapeDtypeInference) {
 // test_call_type_checks: a body with params 0 and 1 called with one argument.
 TEST_F(UopIRTest, CallTypeChecks) {
   Type i32Type = builder.getI32Type();
-  auto call = CallOp::create(builder, loc(), i32Type, builder.getStringAttr("f"),
-                             ValueRange{i32(1)});
-  Block *body = builder.createBlock(&call.getBody(), {}, {i32Type, i32Type},
-                                    {loc(), loc()});
+  auto call =
+      CallOp::create(builder, loc(), i32Type, builder.getStringAttr("f"), ValueRange{i32(1)});
+  Block *body = builder.createBlock(&call.getBody(), {}, {i32Type, i32Type}, {loc(), loc()});
   Value sum = AddOp::create(builder, loc(), body->getArgument(0), body->getArgument(1));
   YieldOp::create(builder, loc(), sum);
   builder.setInsertionPointAfter(call);
@@ -149,12 +146,10 @@ TEST_F(UopIRTest, MovementInference) {
   EXPECT_EQ(s.getType(), RankedTensorType::get({2, 1}, f32Type));
   Value e = ExpandOp::create(builder, loc(), s, builder.getDenseI64ArrayAttr({2, 5}));
   EXPECT_EQ(e.getType(), RankedTensorType::get({2, 5}, f32Type));
-  Value red = ReduceOp::create(builder, loc(), e,
-                               ReduceKindAttr::get(&context, ReduceKind::Add),
+  Value red = ReduceOp::create(builder, loc(), e, ReduceKindAttr::get(&context, ReduceKind::Add),
                                builder.getI64IntegerAttr(1));
   EXPECT_EQ(red.getType(), RankedTensorType::get({2}, f32Type));
-  Value all = ReduceOp::create(builder, loc(), e,
-                               ReduceKindAttr::get(&context, ReduceKind::Max),
+  Value all = ReduceOp::create(builder, loc(), e, ReduceKindAttr::get(&context, ReduceKind::Max),
                                builder.getI64IntegerAttr(2));
   EXPECT_EQ(all.getType(), f32Type);
   for (Value v : {r, p, s, e, red, all})

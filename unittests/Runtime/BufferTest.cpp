@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Runtime/Runtime.h"
 #include "TestUtil.h"
+#include "Uop/Runtime/Runtime.h"
 
 #include "gtest/gtest.h"
 
@@ -114,8 +114,7 @@ TEST(HostBufferTest, CreateRejectsBadShapes) {
   EXPECT_FALSE(HostBuffer::create(DType::F32, {1ll << 40, 1ll << 40}).ok());
   EXPECT_FALSE(HostBuffer::create(DType::F32, {1ll << 62}).ok());
   Result<HostBuffer> r = HostBuffer::create(DType::F32, {1ll << 62});
-  EXPECT_NE(r.error().find("(4611686018427387904,)"), std::string::npos)
-      << r.error();
+  EXPECT_NE(r.error().find("(4611686018427387904,)"), std::string::npos) << r.error();
   EXPECT_TRUE(HostBuffer::create(DType::Bool, {0, 1ll << 62}).ok());
   // Like numpy: zeros do not excuse an overflowing product, in any order.
   EXPECT_FALSE(HostBuffer::create(DType::F32, {0, 1ll << 40, 1ll << 40}).ok());
@@ -141,22 +140,18 @@ TEST(HostBufferTest, CreateErrorsSayWhatAndHowMuch) {
                        " the size overflows 64 bits");
   r = HostBuffer::create(DType::I32, {1ll << 62, 1ll << 62, 1ll << 62});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().find("more than 2^128 bytes"), std::string::npos)
-      << r.error();
+  EXPECT_NE(r.error().find("more than 2^128 bytes"), std::string::npos) << r.error();
   r = HostBuffer::create(DType::Bool, {2, -3});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error(),
-            "invalid shape (2, -3) for a bool buffer: dimension 1 is negative");
+  EXPECT_EQ(r.error(), "invalid shape (2, -3) for a bool buffer: dimension 1 is negative");
   r = HostBuffer::create(DType::F16, {0, 1ll << 40, 1ll << 40});
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().find("non-zero dimensions overflows"), std::string::npos)
-      << r.error();
+  EXPECT_NE(r.error().find("non-zero dimensions overflows"), std::string::npos) << r.error();
   // Just under 2^63 bytes: fits in int64, fails in the limit (or the
   // allocator), never as std::bad_alloc or an abort.
   r = HostBuffer::create(DType::Bool, {(1ll << 62) + (1ll << 61)});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().rfind("cannot allocate 6917529027641081856 bytes", 0), 0u)
-      << r.error();
+  EXPECT_EQ(r.error().rfind("cannot allocate 6917529027641081856 bytes", 0), 0u) << r.error();
 }
 
 TEST(HostBufferTest, AllocationLimitFromEnvironment) {
@@ -185,9 +180,7 @@ TEST(HostBufferTest, AllocationLimitFromEnvironment) {
     EXPECT_FALSE(maxAllocBytes().ok());
     Result<HostBuffer> r = HostBuffer::create(DType::F32, {4});
     ASSERT_FALSE(r.ok());
-    EXPECT_NE(r.error().find("invalid UOP_MAX_ALLOC_BYTES 'lots'"),
-              std::string::npos)
-        << r.error();
+    EXPECT_NE(r.error().find("invalid UOP_MAX_ALLOC_BYTES 'lots'"), std::string::npos) << r.error();
   }
   {
     test::ScopedEnv env("UOP_MAX_ALLOC_BYTES", nullptr);
@@ -222,8 +215,8 @@ TEST(HostBufferTest, ParseByteSize) {
   EXPECT_EQ(parseByteSize("3GB"), uint64_t(3) << 30);
   EXPECT_EQ(parseByteSize("15E"), uint64_t(15) << 60);
   EXPECT_EQ(parseByteSize("18446744073709551615"), ~uint64_t(0));
-  for (const char *bad : {"", "G", "-1", "1 G", "1X", "1GiBs", "16E",
-                          "18446744073709551616", "1.5G"})
+  for (const char *bad :
+       {"", "G", "-1", "1 G", "1X", "1GiBs", "16E", "18446744073709551616", "1.5G"})
     EXPECT_FALSE(parseByteSize(bad)) << bad;
 }
 
@@ -322,16 +315,14 @@ HostBuffer makeF32(std::vector<int64_t> shape, std::vector<float> values) {
 }
 
 TEST(HostBufferTest, Format) {
-  EXPECT_EQ(makeF32({2, 2}, {1, 2, 3, 4}).format(),
-            "[[1.0, 2.0], [3.0, 4.0]]");
+  EXPECT_EQ(makeF32({2, 2}, {1, 2, 3, 4}).format(), "[[1.0, 2.0], [3.0, 4.0]]");
   EXPECT_EQ(makeF32({}, {1.5f}).format(), "1.5");
   EXPECT_EQ(makeF32({0}, {}).format(), "[]");
   EXPECT_EQ(makeF32({2, 0}, {}).format(), "[[], []]");
   EXPECT_EQ(makeF32({1, 1, 1}, {-0.0f}).format(), "[[[-0.0]]]");
   EXPECT_EQ(makeF32({4}, {0.1f, 1e-5f, 1e16f, 123456.0f}).format(),
             "[0.1, 1e-05, 1e+16, 123456.0]");
-  EXPECT_EQ(makeF32({3}, {NAN, INFINITY, -INFINITY}).format(),
-            "[nan, inf, -inf]");
+  EXPECT_EQ(makeF32({3}, {NAN, INFINITY, -INFINITY}).format(), "[nan, inf, -inf]");
   EXPECT_EQ(makeF32({3}, {0.0001f, 1.0f / 3, 3.4028235e38f}).format(),
             "[0.0001, 0.33333334, 3.4028235e+38]");
 
@@ -359,11 +350,9 @@ TEST(HostBufferTest, FormatSummarizes) {
   EXPECT_NE(b.format(5000).find("1000, 1001"), std::string::npos);
   // Empty arrays with huge dimensions neither overflow nor print forever.
   EXPECT_EQ(HostBuffer(DType::F32, {3, 0}).format(), "[[], [], []]");
-  EXPECT_EQ(HostBuffer(DType::F32, {1ll << 40, 0}).format(),
-            "[[], [], [], ..., [], [], []]");
+  EXPECT_EQ(HostBuffer(DType::F32, {1ll << 40, 0}).format(), "[[], [], [], ..., [], [], []]");
   EXPECT_EQ(HostBuffer(DType::F32, {0, 1ll << 40, 1ll << 20}).format(), "[]");
-  EXPECT_LT(HostBuffer(DType::F32, {2, 1ll << 28, 1ll << 28, 0}).format().size(),
-            1000u);
+  EXPECT_LT(HostBuffer(DType::F32, {2, 1ll << 28, 1ll << 28, 0}).format().size(), 1000u);
   HostBuffer m(DType::I32, {8, 8});
   for (int i = 0; i < 64; ++i)
     m.as<int32_t>()[i] = i;
@@ -399,15 +388,13 @@ TEST(HostBufferTest, FormatMatchesNumpy) {
       b.as<float>()[i] = f;
     }
     ASSERT_TRUE(writeNpy(tmp.file("x.npy"), b).ok());
-    ASSERT_EQ(test::runPython(
-                  tmp,
-                  "import sys, numpy as np\n"
-                  "a = np.load(sys.argv[1])\n"
-                  "print('[' + ', '.join(str(x) for x in a) + ']', end='')\n",
-                  tmp.file("x.npy"), tmp.file("out.txt")),
+    ASSERT_EQ(test::runPython(tmp,
+                              "import sys, numpy as np\n"
+                              "a = np.load(sys.argv[1])\n"
+                              "print('[' + ', '.join(str(x) for x in a) + ']', end='')\n",
+                              tmp.file("x.npy"), tmp.file("out.txt")),
               0);
-    EXPECT_EQ(b.format(), test::readFile(tmp.file("out.txt")))
-        << dtypeName(d);
+    EXPECT_EQ(b.format(), test::readFile(tmp.file("out.txt"))) << dtypeName(d);
   }
 }
 

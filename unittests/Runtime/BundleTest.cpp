@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Runtime/Runtime.h"
 #include "TestUtil.h"
+#include "Uop/Runtime/Runtime.h"
 
 #include "gtest/gtest.h"
 
@@ -40,14 +40,15 @@ std::string libraryBytes() {
   return bytes;
 }
 
-#define REQUIRE_LIBRARY()                                                                      \
-  std::string lib = libraryBytes();                                                            \
-  if (lib.empty())                                                                             \
+#define REQUIRE_LIBRARY()                                                                          \
+  std::string lib = libraryBytes();                                                                \
+  if (lib.empty())                                                                                 \
   GTEST_SKIP() << "no C compiler (cc)"
 
 HostPlan plan() {
   HostPlan p;
-  p.args = {{PlanArg::Input, 0, DType::F32, 6}, {PlanArg::Input, 1, DType::F32, 6},
+  p.args = {{PlanArg::Input, 0, DType::F32, 6},
+            {PlanArg::Input, 1, DType::F32, 6},
             {PlanArg::Output, -1, DType::F32, 6}};
   p.values = {{2, {2, 3}}};
   p.kernels = {{"e_6", 1, 12, 72, ""}};
@@ -146,14 +147,18 @@ TEST(BundleTest, CudaRoundTrip) {
   TempDir tmp;
   std::string path = tmp.file("k.uopx");
   ASSERT_TRUE(writeBundle(path, Bundle::cuda(plan(), ".version 8.0\n", "sm_90",
-                                             std::string("\x7f" "ELF\0cubin", 10)))
+                                             std::string("\x7f"
+                                                         "ELF\0cubin",
+                                                         10)))
                   .ok());
   Result<Bundle> r = readBundle(path);
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r->target, Backend::CUDA);
   EXPECT_EQ(r->arch, "sm_90");
   EXPECT_EQ(r->ptx, ".version 8.0\n");
-  EXPECT_EQ(r->cubin, std::string("\x7f" "ELF\0cubin", 10));
+  EXPECT_EQ(r->cubin, std::string("\x7f"
+                                  "ELF\0cubin",
+                                  10));
   EXPECT_TRUE(r->library.empty());
 
   // The chip defaults to the PTX's .target.
@@ -185,8 +190,8 @@ TEST(BundleTest, BadFiles) {
             "truncated uop bundle (" + std::to_string(good.size() - 10) +
                 " bytes; its header says " + std::to_string(good.size()) + ")");
   EXPECT_EQ(errorOf(good + "xyz"), "malformed uop bundle (" + std::to_string(good.size() + 3) +
-                                       " bytes; its header says " +
-                                       std::to_string(good.size()) + ")");
+                                       " bytes; its header says " + std::to_string(good.size()) +
+                                       ")");
   std::string flipped = good;
   flipped[good.size() / 2] ^= 0x20;
   EXPECT_EQ(errorOf(flipped), "corrupted uop bundle (checksum mismatch)");
@@ -223,8 +228,8 @@ TEST(BundleTest, BadFiles) {
 
   Result<bool> w = writeBundle(tmp.file("no/such/dir/p.uopx"), badPlan);
   ASSERT_FALSE(w.ok());
-  EXPECT_EQ(w.error(), "cannot write " + tmp.file("no/such/dir/p.uopx") +
-                           ": No such file or directory");
+  EXPECT_EQ(w.error(),
+            "cannot write " + tmp.file("no/such/dir/p.uopx") + ": No such file or directory");
 }
 
 TEST(BundleTest, ForeignCode) {

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Runtime/Runtime.h"
 #include "TestUtil.h"
+#include "Uop/Runtime/Runtime.h"
 
 #include "gtest/gtest.h"
 
@@ -28,13 +28,10 @@ using uop::rt::test::TempDir;
 namespace {
 
 TEST(Sha256Test, KnownVectors) {
-  EXPECT_EQ(sha256Hex(""),
-            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(sha256Hex("abc"),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  EXPECT_EQ(
-      sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
-      "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256Hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
   EXPECT_EQ(hashKey(""), "e3b0c44298fc1c149afbf4c8996fb924");
   EXPECT_EQ(hashKey("abc"), "ba7816bf8f01cfea414140de5dae2223");
 }
@@ -50,8 +47,7 @@ TEST(Sha256Test, IncrementalMatchesOneShot) {
     pos += n;
     step = step * 7 % 131 + 1;
   }
-  EXPECT_EQ(h.finalHex(),
-            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+  EXPECT_EQ(h.finalHex(), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
   // Every length around the 55/56/64-byte padding boundaries.
   for (size_t n = 0; n < 200; ++n) {
     std::string s(n, 'x');
@@ -140,8 +136,7 @@ TEST(CacheTest, InstallErrors) {
   ScopedEnv env("UOP_CACHE", tmp.path().c_str());
   Result<std::string> r = cacheInstall(tmp.file("missing"), "k", ".so");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().find("missing: cannot install"), std::string::npos)
-      << r.error();
+  EXPECT_NE(r.error().find("missing: cannot install"), std::string::npos) << r.error();
   for (const char *bad : {"", "../evil", "a/b", "..", "sp ace"}) {
     std::string t = cacheTempPath(".so");
     ASSERT_TRUE(test::writeFile(t, "x"));
@@ -284,8 +279,7 @@ TEST(CacheTest, ConcurrentInstallsFromManyProcesses) {
   std::set<std::string> entries = listDir(tmp.path());
   // One entry per round, + tmp/ and checksums/ (one checksum per entry).
   EXPECT_EQ(entries.size(), static_cast<size_t>(kRounds) + 2);
-  EXPECT_EQ(listDir(tmp.file("checksums")).size(),
-            static_cast<size_t>(kRounds));
+  EXPECT_EQ(listDir(tmp.file("checksums")).size(), static_cast<size_t>(kRounds));
 }
 
 /// Installs `content` as `key`.so; the entry's path ("" on failure).
@@ -305,13 +299,11 @@ TEST(CacheHealTest, InstallWritesAChecksum) {
   std::string key = hashKey("checksummed");
   std::string path = installEntry(key, "abc");
   ASSERT_FALSE(path.empty());
-  EXPECT_EQ(cacheChecksumPath(path),
-            tmp.file("checksums/" + key + ".so.sha256"));
+  EXPECT_EQ(cacheChecksumPath(path), tmp.file("checksums/" + key + ".so.sha256"));
   EXPECT_EQ(cacheChecksumPath("a.so"), "checksums/a.so.sha256");
-  EXPECT_EQ(
-      test::readFile(cacheChecksumPath(path)),
-      "uop-cache-checksum 1 3 "
-      "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n");
+  EXPECT_EQ(test::readFile(cacheChecksumPath(path)),
+            "uop-cache-checksum 1 3 "
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n");
   EXPECT_TRUE(cacheVerify(path).ok());
   std::string warning = "stale";
   EXPECT_EQ(cacheLookup(key, ".so", &warning), path);
@@ -325,8 +317,7 @@ TEST(CacheHealTest, InstallWritesAChecksum) {
 /// Damages a fresh entry with `damage`, then checks that the lookup reports
 /// `why` in one line naming the path, removes the entry and its checksum, and
 /// that a rebuild (a new install) is found again.
-void expectHealed(const std::function<void(const std::string &)> &damage,
-                  const std::string &why) {
+void expectHealed(const std::function<void(const std::string &)> &damage, const std::string &why) {
   TempDir tmp;
   ScopedEnv env("UOP_CACHE", tmp.path().c_str());
   std::string key = hashKey("entry " + why);
@@ -355,12 +346,10 @@ void expectHealed(const std::function<void(const std::string &)> &damage,
 }
 
 TEST(CacheHealTest, TruncatedEntry) {
-  expectHealed(
-      [](const std::string &p) { ASSERT_EQ(truncate(p.c_str(), 1200), 0); },
-      "is truncated (1200 bytes, expected 5000)");
-  expectHealed(
-      [](const std::string &p) { ASSERT_EQ(truncate(p.c_str(), 0), 0); },
-      "is truncated (0 bytes, expected 5000)");
+  expectHealed([](const std::string &p) { ASSERT_EQ(truncate(p.c_str(), 1200), 0); },
+               "is truncated (1200 bytes, expected 5000)");
+  expectHealed([](const std::string &p) { ASSERT_EQ(truncate(p.c_str(), 0), 0); },
+               "is truncated (0 bytes, expected 5000)");
 }
 
 TEST(CacheHealTest, FlippedByte) {
@@ -375,38 +364,28 @@ TEST(CacheHealTest, FlippedByte) {
 
 TEST(CacheHealTest, GrownEntry) {
   expectHealed(
-      [](const std::string &p) {
-        ASSERT_TRUE(test::writeFile(p, test::readFile(p) + "tail"));
-      },
+      [](const std::string &p) { ASSERT_TRUE(test::writeFile(p, test::readFile(p) + "tail")); },
       "is corrupted (5004 bytes, expected 5000)");
 }
 
 TEST(CacheHealTest, ForeignOrOldEntryWithoutChecksum) {
   // An entry of an older uop (no checksum file), or a file put there by hand.
-  expectHealed(
-      [](const std::string &p) {
-        ASSERT_EQ(unlink(cacheChecksumPath(p).c_str()), 0);
-      },
-      "has no checksum (written by an older uop, or not by uop)");
+  expectHealed([](const std::string &p) { ASSERT_EQ(unlink(cacheChecksumPath(p).c_str()), 0); },
+               "has no checksum (written by an older uop, or not by uop)");
   // A foreign file replacing the entry, its checksum left over.
   expectHealed(
-      [](const std::string &p) {
-        ASSERT_TRUE(test::writeFile(p, std::string(5000, '\x7f')));
-      },
+      [](const std::string &p) { ASSERT_TRUE(test::writeFile(p, std::string(5000, '\x7f'))); },
       "is corrupted (checksum mismatch)");
 }
 
 TEST(CacheHealTest, MalformedChecksumFile) {
-  for (const char *sum :
-       {"", "garbage\n", "uop-cache-checksum 1 5000 abc\n",
-        "uop-cache-checksum 2 5000 "
-        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n",
-        "uop-cache-checksum 1 5000 "
-        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"})
+  for (const char *sum : {"", "garbage\n", "uop-cache-checksum 1 5000 abc\n",
+                          "uop-cache-checksum 2 5000 "
+                          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n",
+                          "uop-cache-checksum 1 5000 "
+                          "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"})
     expectHealed(
-        [&](const std::string &p) {
-          ASSERT_TRUE(test::writeFile(cacheChecksumPath(p), sum));
-        },
+        [&](const std::string &p) { ASSERT_TRUE(test::writeFile(cacheChecksumPath(p), sum)); },
         "has a malformed checksum file");
 }
 
@@ -417,8 +396,7 @@ TEST(CacheHealTest, NotARegularFile) {
   ASSERT_EQ(mkdir(tmp.file(key + ".so").c_str(), 0755), 0);
   std::string warning;
   EXPECT_EQ(cacheLookup(key, ".so", &warning), "");
-  EXPECT_NE(warning.find("is not a regular file"), std::string::npos)
-      << warning;
+  EXPECT_NE(warning.find("is not a regular file"), std::string::npos) << warning;
 }
 
 // The two-argument lookup (the callers of before) prints the warning itself.
@@ -447,8 +425,7 @@ TEST(CacheHealTest, CorruptEntryInReadOnlyCache) {
   ASSERT_EQ(chmod(tmp.path().c_str(), 0555), 0);
   std::string warning;
   EXPECT_EQ(cacheLookup(key, ".so", &warning), "");
-  EXPECT_NE(warning.find("rebuilding it (cannot remove it: Permission denied)"),
-            std::string::npos)
+  EXPECT_NE(warning.find("rebuilding it (cannot remove it: Permission denied)"), std::string::npos)
       << warning;
   chmod(tmp.path().c_str(), 0755);
 }
@@ -497,8 +474,7 @@ TEST(CacheDirTest, TmpIsAFile) {
   ASSERT_TRUE(test::writeFile(tmp.file("tmp"), "x"));
   Result<std::string> dir = cacheDirChecked();
   ASSERT_FALSE(dir.ok());
-  EXPECT_NE(dir.error().find(tmp.file("tmp") + " is not a directory"),
-            std::string::npos)
+  EXPECT_NE(dir.error().find(tmp.file("tmp") + " is not a directory"), std::string::npos)
       << dir.error();
 }
 
@@ -550,10 +526,9 @@ TEST(CacheHealTest, VerifyCostOfAFewMegabytes) {
   constexpr int kReps = 5;
   for (int i = 0; i < kReps; ++i)
     ASSERT_EQ(cacheLookup(key, ".so"), path);
-  double ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count() /
-              kReps;
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
+      kReps;
   std::printf("[ info ] verified lookup of an 8 MiB entry: %.1f ms\n", ms);
   EXPECT_LT(ms, 2000.0);
 }

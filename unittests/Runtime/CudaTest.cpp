@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Runtime/Runtime.h"
 #include "TestUtil.h"
+#include "Uop/Runtime/Runtime.h"
 
 #include "gtest/gtest.h"
 
@@ -186,7 +186,8 @@ int fakeCount(const std::string &lib, const char *fn) {
 HostPlan vaddPlan(const std::string &kernel = "vadd") {
   HostPlan p;
   p.form = HostPlan::Shaped;
-  p.args = {{PlanArg::Input, 0, DType::F32, 8}, {PlanArg::Input, 1, DType::F32, 8},
+  p.args = {{PlanArg::Input, 0, DType::F32, 8},
+            {PlanArg::Input, 1, DType::F32, 8},
             {PlanArg::Output, -1, DType::F32, 8}};
   p.values = {{2, {2, 4}}};
   p.kernels = {{kernel, 1, 8, 96, ""}};
@@ -373,15 +374,14 @@ TEST(CudaTest, FakeDriverErrors) {
   EXPECT_EQ(jit.error(), "cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation "
                          "failed): ptxas fatal : bad PTX; line 2");
   // Through a bundle: its name first, and a hint when it is for another chip.
-  Result<std::unique_ptr<Executable>> other = loadBundle(
-      Bundle::cuda(vaddPlan(), ".version 8.0\n.target sm_80 INVALID\n"), "old.uopx");
+  Result<std::unique_ptr<Executable>> other =
+      loadBundle(Bundle::cuda(vaddPlan(), ".version 8.0\n.target sm_80 INVALID\n"), "old.uopx");
   ASSERT_FALSE(other.ok());
   EXPECT_EQ(other.error(), "old.uopx: cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX (a PTX JIT "
                            "compilation failed): ptxas fatal : bad PTX; line 2 (the bundle is for "
                            "sm_80; this device, Fake GPU, is sm_90)");
   // A plan kernel the PTX does not define.
-  Result<std::unique_ptr<Executable>> missing =
-      Executable::loadCuda(vaddPlan("softmax"), kFakePtx);
+  Result<std::unique_ptr<Executable>> missing = Executable::loadCuda(vaddPlan("softmax"), kFakePtx);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error(), "the CUDA module has no kernel 'softmax' (cuModuleGetFunction: "
                              "CUDA_ERROR_NOT_FOUND (named symbol not found))");
@@ -454,7 +454,8 @@ DONE:
 
 HostPlan gpuVaddPlan() {
   HostPlan p;
-  p.args = {{PlanArg::Input, 0, DType::F32, 1000}, {PlanArg::Input, 1, DType::F32, 1000},
+  p.args = {{PlanArg::Input, 0, DType::F32, 1000},
+            {PlanArg::Input, 1, DType::F32, 1000},
             {PlanArg::Output, -1, DType::F32, 1000}};
   p.values = {{2, {1000}}};
   p.kernels = {{"vadd", 1, 1000, 12000, ""}};
@@ -469,12 +470,12 @@ HostPlan gpuVaddPlan() {
 }
 
 /// The real device, or skip.
-#define REQUIRE_GPU()                                                                          \
-  ScopedEnv realDriver("UOP_LIBCUDA", nullptr);                                                \
-  Result<std::shared_ptr<CudaDevice>> gpu = CudaDevice::get();                                 \
-  if (!gpu.ok()) {                                                                             \
-    ASSERT_TRUE(isNoCudaDevice(gpu.error())) << gpu.error();                                   \
-    GTEST_SKIP() << gpu.error();                                                               \
+#define REQUIRE_GPU()                                                                              \
+  ScopedEnv realDriver("UOP_LIBCUDA", nullptr);                                                    \
+  Result<std::shared_ptr<CudaDevice>> gpu = CudaDevice::get();                                     \
+  if (!gpu.ok()) {                                                                                 \
+    ASSERT_TRUE(isNoCudaDevice(gpu.error())) << gpu.error();                                       \
+    GTEST_SKIP() << gpu.error();                                                                   \
   }
 
 TEST(GpuTest, VectorAddFromPtx) {
@@ -532,9 +533,8 @@ TEST(GpuTest, DriverErrors) {
   EXPECT_EQ(jit.error().rfind("cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX (", 0), 0u)
       << jit.error();
   EXPECT_NE(jit.error().find("ptxas"), std::string::npos) << jit.error();
-  Result<std::unique_ptr<Executable>> missing =
-      Executable::loadCuda(gpuVaddPlan(), std::string(kVaddPtx).replace(
-                                              std::string(kVaddPtx).find("vadd("), 4, "vsum"));
+  Result<std::unique_ptr<Executable>> missing = Executable::loadCuda(
+      gpuVaddPlan(), std::string(kVaddPtx).replace(std::string(kVaddPtx).find("vadd("), 4, "vsum"));
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().rfind("the CUDA module has no kernel 'vadd' (cuModuleGetFunction: "
                                   "CUDA_ERROR_NOT_FOUND",

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Runtime/Runtime.h"
 #include "TestUtil.h"
+#include "Uop/Runtime/Runtime.h"
 
 #include "gtest/gtest.h"
 
@@ -53,9 +53,7 @@ std::string compileCached(const std::string &flags, bool *hit = nullptr) {
   std::string src = cacheTempPath(".c"), so = cacheTempPath(".so");
   if (!test::writeFile(src, kKernelSource))
     return "";
-  int rc = std::system(("cc " + flags + " -shared -fPIC -o '" + so + "' '" +
-                        src + "'")
-                           .c_str());
+  int rc = std::system(("cc " + flags + " -shared -fPIC -o '" + so + "' '" + src + "'").c_str());
   std::remove(src.c_str());
   if (rc != 0)
     return "";
@@ -77,8 +75,7 @@ TEST(LoaderTest, CompileCacheLoadAndCall) {
 
   Result<CpuKernel> k = CpuKernel::load(so);
   ASSERT_TRUE(k.ok()) << k.error();
-  HostBuffer a(DType::F32, {5}), b(DType::F32, {5}), out(DType::F32, {5}),
-      n(DType::I32, {});
+  HostBuffer a(DType::F32, {5}), b(DType::F32, {5}), out(DType::F32, {5}), n(DType::I32, {});
   a.fillRandom(1);
   b.fillRandom(2);
   n.as<int32_t>()[0] = 5;
@@ -126,8 +123,7 @@ TEST(LoaderTest, ConcurrentCompilesOfTheSameProgram) {
       Result<CpuKernel> k = CpuKernel::load(so);
       if (!k.ok())
         _exit(11);
-      HostBuffer a(DType::F32, {3}), b(DType::F32, {3}), out(DType::F32, {3}),
-          n(DType::I32, {});
+      HostBuffer a(DType::F32, {3}), b(DType::F32, {3}), out(DType::F32, {3}), n(DType::I32, {});
       a.fillRandom(i);
       b.fillRandom(i + 100);
       n.as<int32_t>()[0] = 3;
@@ -192,12 +188,9 @@ TEST(LoaderTest, SharedLibrarySymbols) {
 
 TEST(LoaderTest, LoadErrors) {
   TempDir tmp;
-  Result<std::unique_ptr<SharedLibrary>> lib =
-      SharedLibrary::open(tmp.file("missing.so"));
+  Result<std::unique_ptr<SharedLibrary>> lib = SharedLibrary::open(tmp.file("missing.so"));
   ASSERT_FALSE(lib.ok());
-  EXPECT_EQ(lib.error().rfind(tmp.file("missing.so") + ": cannot load: ", 0),
-            0u)
-      << lib.error();
+  EXPECT_EQ(lib.error().rfind(tmp.file("missing.so") + ": cannot load: ", 0), 0u) << lib.error();
   // Not a shared object.
   test::writeFile(tmp.file("junk.so"), "not an ELF file");
   Result<CpuKernel> k = CpuKernel::load(tmp.file("junk.so"));
@@ -209,8 +202,7 @@ TEST(LoaderTest, LoadErrors) {
 }
 
 /// `path`'s bytes with `bytes` written at `offset`.
-std::string patched(const std::string &path, size_t offset,
-                    const std::string &bytes) {
+std::string patched(const std::string &path, size_t offset, const std::string &bytes) {
   std::string s = test::readFile(path);
   s.replace(offset, bytes.size(), bytes);
   return s;
@@ -241,15 +233,12 @@ TEST(LoaderTest, RefusesBadElfFiles) {
     EXPECT_EQ(loadError(tmp, bytes), so + ": cannot load: " + why);
   };
   expectError("", "not an ELF shared object (an empty file)");
-  expectError("#!/bin/sh\necho hi\n",
-              "not an ELF shared object (no ELF magic)");
+  expectError("#!/bin/sh\necho hi\n", "not an ELF shared object (no ELF magic)");
   expectError(elf.substr(0, 20), "truncated ELF file (20 bytes)");
   // Truncations anywhere: the section headers or a segment are cut off.
-  for (size_t keep :
-       {elf.size() - 1, elf.size() / 2, size_t(4096), size_t(100)}) {
+  for (size_t keep : {elf.size() - 1, elf.size() / 2, size_t(4096), size_t(100)}) {
     std::string err = loadError(tmp, elf.substr(0, keep));
-    EXPECT_EQ(err.rfind(so + ": cannot load: truncated ELF file (" +
-                            std::to_string(keep) +
+    EXPECT_EQ(err.rfind(so + ": cannot load: truncated ELF file (" + std::to_string(keep) +
                             " bytes; its headers describe ",
                         0),
               0u)
@@ -271,9 +260,8 @@ TEST(LoaderTest, RefusesBadElfFiles) {
                   std::string("AArch64") +
 #endif
                   ")");
-  expectError(patched(good, 4, "\x01"),
-              "an ELF file of the wrong class (32-bit; this process is "
-              "64-bit)");
+  expectError(patched(good, 4, "\x01"), "an ELF file of the wrong class (32-bit; this process is "
+                                        "64-bit)");
   expectError(patched(good, 5, "\x02"), "an ELF file of the wrong byte order");
   // An object file, not a shared library (e_type at offset 16).
   expectError(patched(good, 16, std::string("\x01\x00", 2)),
@@ -317,8 +305,7 @@ TEST(LoaderTest, CorruptCacheEntryIsRefusedThenRebuilt) {
   ASSERT_EQ(truncate(so.c_str(), 3000), 0);
   k = CpuKernel::load(so);
   ASSERT_FALSE(k.ok());
-  EXPECT_NE(k.error().find("cannot load: truncated ELF file (3000 bytes"),
-            std::string::npos)
+  EXPECT_NE(k.error().find("cannot load: truncated ELF file (3000 bytes"), std::string::npos)
       << k.error();
 }
 

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Runtime/Runtime.h"
 #include "TestUtil.h"
+#include "Uop/Runtime/Runtime.h"
 
 #include "gtest/gtest.h"
 
@@ -93,8 +93,7 @@ for line in open(sys.argv[1]).read().splitlines():
       b.fillRandom(3);
       std::string n = std::to_string(written.size());
       ASSERT_TRUE(writeNpy(tmp.file("ours" + n + ".npy"), b).ok());
-      manifest += tmp.file("ours" + n + ".npy") + ";" +
-                  tmp.file("theirs" + n + ".npy") + ";" +
+      manifest += tmp.file("ours" + n + ".npy") + ";" + tmp.file("theirs" + n + ".npy") + ";" +
                   descrs[static_cast<int>(d)] + ";" + shapeString(shape) + "\n";
       written.push_back(std::move(b));
     }
@@ -102,8 +101,7 @@ for line in open(sys.argv[1]).read().splitlines():
   test::writeFile(tmp.file("manifest"), manifest);
   ASSERT_EQ(test::runPython(tmp, script, "'" + tmp.file("manifest") + "'"), 0);
   for (size_t i = 0; i < written.size(); ++i) {
-    Result<HostBuffer> r =
-        readNpy(tmp.file("theirs" + std::to_string(i) + ".npy"));
+    Result<HostBuffer> r = readNpy(tmp.file("theirs" + std::to_string(i) + ".npy"));
     ASSERT_TRUE(r.ok()) << r.error();
     SCOPED_TRACE(written[i].describe());
     expectSame(written[i], r.value());
@@ -137,17 +135,15 @@ for tn, t in types.items():
   for (DType d : kAllTypes) {
     for (const auto &s : shapes) {
       for (int v = 1; v <= 3; ++v) {
-        std::string path = tmp.file(std::string(dtypeName(d)) + "-" + s.name +
-                                    "-" + std::to_string(v) + ".npy");
+        std::string path =
+            tmp.file(std::string(dtypeName(d)) + "-" + s.name + "-" + std::to_string(v) + ".npy");
         SCOPED_TRACE(path);
         Result<HostBuffer> r = readNpy(path);
         ASSERT_TRUE(r.ok()) << r.error();
         EXPECT_EQ(r->dtype(), d);
         EXPECT_EQ(r->shape(), s.shape);
         for (int64_t i = 0; i < r->numel(); ++i) {
-          double expect = d == DType::Bool  ? i % 2
-                          : d == DType::I32 ? i - 5
-                                            : (i - 5) / 4.0;
+          double expect = d == DType::Bool ? i % 2 : d == DType::I32 ? i - 5 : (i - 5) / 4.0;
           EXPECT_EQ(r->getDouble(i), expect) << i;
         }
       }
@@ -195,8 +191,7 @@ np.save(f'{d}/object.npy', np.array([1, 'a'], dtype=object), allow_pickle=True)
 }
 
 /// A .npy image with the given header dict (padded as numpy pads it) and data.
-std::string makeNpy(const std::string &dict, const std::string &data,
-                    int major = 1) {
+std::string makeNpy(const std::string &dict, const std::string &data, int major = 1) {
   std::string header = dict;
   size_t pre = major == 1 ? 10 : 12;
   while ((pre + header.size() + 1) % 64)
@@ -212,8 +207,7 @@ std::string makeNpy(const std::string &dict, const std::string &data,
 
 std::string dictFor(const std::string &descr, const std::string &shape,
                     const char *fortran = "False") {
-  return "{'descr': '" + descr + "', 'fortran_order': " + fortran +
-         ", 'shape': " + shape + ", }";
+  return "{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape + ", }";
 }
 
 std::string readError(const std::string &bytes) {
@@ -224,14 +218,12 @@ std::string readError(const std::string &bytes) {
 TEST(NpyTest, AcceptsHeaderVariants) {
   std::string data(24, '\0');
   // Python 2 longs, double quotes, other key order, no trailing comma, '='.
-  for (const char *dict :
-       {"{'descr': '<f4', 'fortran_order': False, 'shape': (2L, 3L), }",
-        "{\"descr\": \"<f4\", \"fortran_order\": False, \"shape\": (2, 3)}",
-        "{'shape': (2,3), 'fortran_order': False, 'descr': '=f4'}",
-        "{ 'descr' :'<f4' ,'fortran_order':False,'shape':( 2 , 3 , ) }"}) {
+  for (const char *dict : {"{'descr': '<f4', 'fortran_order': False, 'shape': (2L, 3L), }",
+                           "{\"descr\": \"<f4\", \"fortran_order\": False, \"shape\": (2, 3)}",
+                           "{'shape': (2,3), 'fortran_order': False, 'descr': '=f4'}",
+                           "{ 'descr' :'<f4' ,'fortran_order':False,'shape':( 2 , 3 , ) }"}) {
     Result<HostBuffer> r =
-        readNpyFromMemory(makeNpy(dict, data).data(),
-                          makeNpy(dict, data).size(), "x.npy");
+        readNpyFromMemory(makeNpy(dict, data).data(), makeNpy(dict, data).size(), "x.npy");
     ASSERT_TRUE(r.ok()) << dict << ": " << r.error();
     EXPECT_EQ(r->shape(), (std::vector<int64_t>{2, 3}));
   }
@@ -262,14 +254,11 @@ TEST(NpyTest, MalformedInputsAreErrors) {
       {std::string("\x93NUMPY\x01\x00\x40", 9), "x.npy: truncated header"},
       {std::string("\x93NUMPY\x01\x00\x00\x01{'descr'", 17),
        "x.npy: truncated header: expected 256 header bytes, found 7"},
-      {std::string("\x93NUMPY\x04\x00\x10\x00", 10),
-       "x.npy: unsupported .npy format version 4.0"},
-      {std::string("\x93NUMPY\x01\x01\x10\x00", 10),
-       "x.npy: unsupported .npy format version 1.1"},
+      {std::string("\x93NUMPY\x04\x00\x10\x00", 10), "x.npy: unsupported .npy format version 4.0"},
+      {std::string("\x93NUMPY\x01\x01\x10\x00", 10), "x.npy: unsupported .npy format version 1.1"},
       {std::string("\x93NUMPY\x03\x00\xff\xff\xff\xff", 12),
        "x.npy: truncated header: expected 4294967295 header bytes, found 0"},
-      {makeNpy(f4x16, std::string(12, 'x')),
-       "x.npy: truncated data: expected 64 bytes, found 12"},
+      {makeNpy(f4x16, std::string(12, 'x')), "x.npy: truncated data: expected 64 bytes, found 12"},
       {makeNpy(f4x16, std::string(12, 'x'), 2),
        "x.npy: truncated data: expected 64 bytes, found 12"},
       {makeNpy(dictFor(">f4", "(2,)"), std::string(8, '\0')),
@@ -280,22 +269,18 @@ TEST(NpyTest, MalformedInputsAreErrors) {
        "x.npy: fortran_order arrays are not supported"},
       {makeNpy(dictFor("<f8", "(2,)"), std::string(16, '\0')),
        "x.npy: unsupported dtype '<f8' (uop reads bool, i32, f16, f32)"},
-      {makeNpy(dictFor("|u1", "(2,)"), std::string(2, '\0')),
-       "x.npy: unsupported dtype '|u1'"},
-      {makeNpy(dictFor("|f4", "(2,)"), std::string(8, '\0')),
-       "x.npy: unsupported dtype '|f4'"},
+      {makeNpy(dictFor("|u1", "(2,)"), std::string(2, '\0')), "x.npy: unsupported dtype '|u1'"},
+      {makeNpy(dictFor("|f4", "(2,)"), std::string(8, '\0')), "x.npy: unsupported dtype '|f4'"},
       {makeNpy(dictFor("<f4", "('a', 3)"), ""),
        "x.npy: bad header: 'shape' must be a tuple of integers"},
       {makeNpy(dictFor("<f4", "[2, 3]"), ""),
        "x.npy: bad header: 'shape' must be a tuple of integers"},
       {makeNpy(dictFor("<f4", "(2.5,)"), ""),
        "x.npy: bad header: 'shape' must be a tuple of integers"},
-      {makeNpy(dictFor("<f4", "(-1,)"), ""),
-       "x.npy: bad header: 'shape' has a negative dimension"},
+      {makeNpy(dictFor("<f4", "(-1,)"), ""), "x.npy: bad header: 'shape' has a negative dimension"},
       {makeNpy(dictFor("<f4", "(99999999999999999999,)"), ""),
        "x.npy: bad header: 'shape' has a dimension too large"},
-      {makeNpy(dictFor("<f4", "(4611686018427387904, 4611686018427387904)"),
-               ""),
+      {makeNpy(dictFor("<f4", "(4611686018427387904, 4611686018427387904)"), ""),
        "x.npy: shape (4611686018427387904, 4611686018427387904) is too large"},
       {makeNpy(dictFor("<f4", "(0, 4611686018427387904, 4)"), ""),
        "x.npy: shape (0, 4611686018427387904, 4) is too large"},
@@ -313,21 +298,17 @@ TEST(NpyTest, MalformedInputsAreErrors) {
                "(2,)}",
                ""),
        "x.npy: structured dtypes are not supported"},
-      {makeNpy("{'descr': '<f4, 'fortran_order': False, 'shape': (2,)}", ""),
-       "x.npy: bad header:"},
+      {makeNpy("{'descr': '<f4, 'fortran_order': False, 'shape': (2,)}", ""), "x.npy: bad header:"},
       {makeNpy("{'descr': '<f4', 'fortran_order': 0, 'shape': (2,)}", ""),
        "x.npy: bad header: 'fortran_order' must be True or False"},
-      {makeNpy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x",
-               ""),
+      {makeNpy("{'descr': '<f4', 'fortran_order': False, 'shape': (2,)} x", ""),
        "x.npy: bad header: unexpected text after the dict"},
       {makeNpy("not a dict", ""), "x.npy: bad header: expected '{'"},
-      {makeNpy(std::string("{'descr\0': '<f4'}", 17), ""),
-       "x.npy: bad header:"},
+      {makeNpy(std::string("{'descr\0': '<f4'}", 17), ""), "x.npy: bad header:"},
   };
   for (const auto &c : cases) {
     std::string err = readError(c.bytes);
-    EXPECT_EQ(err.rfind(c.error, 0), 0u)
-        << "got:  " << err << "\nwant: " << c.error;
+    EXPECT_EQ(err.rfind(c.error, 0), 0u) << "got:  " << err << "\nwant: " << c.error;
   }
 }
 
@@ -336,18 +317,15 @@ TEST(NpyTest, MalformedInputsAreErrors) {
 TEST(NpyTest, ErrorsAreOneLineOfPrintableText) {
   static const char dict[] = "{'descr': '<f4', 'fortran_order\x9e\xe5\0\n\t\x10"
                              "': False, 'shape': (2,), }";
-  std::string err = readError(
-      makeNpy(std::string(dict, sizeof(dict) - 1), std::string(8, '\0')));
+  std::string err = readError(makeNpy(std::string(dict, sizeof(dict) - 1), std::string(8, '\0')));
   // Non-printable bytes become '?', the newline is dropped.
-  EXPECT_EQ(err.rfind("x.npy: bad header: unexpected key 'fortran_order" +
-                          std::string(5, '?') + "'",
-                      0),
-            0u)
+  EXPECT_EQ(
+      err.rfind("x.npy: bad header: unexpected key 'fortran_order" + std::string(5, '?') + "'", 0),
+      0u)
       << err;
   for (char c : err)
     EXPECT_TRUE(c >= 0x20 && c < 0x7f) << static_cast<int>(c);
-  err =
-      readError(makeNpy("{'descr': '<f4', 'a\nb' 'fortran_order': False}", ""));
+  err = readError(makeNpy("{'descr': '<f4', 'a\nb' 'fortran_order': False}", ""));
   EXPECT_EQ(err.find('\n'), std::string::npos) << err;
 }
 
@@ -360,22 +338,15 @@ TEST(NpyTest, RankLimit) {
       t += "1, ";
     return t + ")";
   };
-  Result<HostBuffer> r = readNpyFromMemory(
-      makeNpy(dictFor("<f4", ones(64)), std::string(4, '\0')).data(),
-      makeNpy(dictFor("<f4", ones(64)), std::string(4, '\0')).size(), "x.npy");
+  Result<HostBuffer> r =
+      readNpyFromMemory(makeNpy(dictFor("<f4", ones(64)), std::string(4, '\0')).data(),
+                        makeNpy(dictFor("<f4", ones(64)), std::string(4, '\0')).size(), "x.npy");
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r->rank(), 64);
-  std::string err =
-      readError(makeNpy(dictFor("<f4", ones(65)), std::string(4, '\0')));
-  EXPECT_EQ(
-      err.rfind("x.npy: bad header: 'shape' has more than 64 dimensions", 0),
-      0u)
-      << err;
-  err =
-      readError(makeNpy(dictFor("<f4", ones(300000)), std::string(4, '\0'), 2));
-  EXPECT_EQ(
-      err.rfind("x.npy: bad header: 'shape' has more than 64 dimensions", 0),
-      0u);
+  std::string err = readError(makeNpy(dictFor("<f4", ones(65)), std::string(4, '\0')));
+  EXPECT_EQ(err.rfind("x.npy: bad header: 'shape' has more than 64 dimensions", 0), 0u) << err;
+  err = readError(makeNpy(dictFor("<f4", ones(300000)), std::string(4, '\0'), 2));
+  EXPECT_EQ(err.rfind("x.npy: bad header: 'shape' has more than 64 dimensions", 0), 0u);
   EXPECT_LT(err.size(), 400u);
 }
 
@@ -384,9 +355,8 @@ TEST(NpyTest, AllocationLimit) {
   std::string bytes = makeNpy(dictFor("<f4", "(8,)"), std::string(32, '\0'));
   {
     test::ScopedEnv env("UOP_MAX_ALLOC_BYTES", "16");
-    EXPECT_EQ(readError(bytes),
-              "x.npy: cannot allocate 32 bytes for an f32 buffer of shape "
-              "(8,): more than the limit of 16 bytes ($UOP_MAX_ALLOC_BYTES)");
+    EXPECT_EQ(readError(bytes), "x.npy: cannot allocate 32 bytes for an f32 buffer of shape "
+                                "(8,): more than the limit of 16 bytes ($UOP_MAX_ALLOC_BYTES)");
   }
   EXPECT_EQ(readError(bytes), "<ok>");
 }
@@ -420,12 +390,20 @@ TEST(NpyTest, FuzzNeverCrashes) {
     }
   seeds.push_back(makeNpy(dictFor("<f4", "(2, 3)"), std::string(24, 'a'), 2));
   seeds.push_back(makeNpy(dictFor("<f4", "(2, 3)"), std::string(24, 'a'), 3));
-  const std::string tokens[] = {"{",  "}",    "(",     ")",       "'",
-                                ",",  ":",    " ",     "True",    "False",
-                                "L",  "-",    "99999", "0",       "1",
-                                "\"", "\\",   "[",     "descr",   "shape",
-                                "<f4", "|b1", ">i4",   "fortran_order", "\n",
-                                std::string(1, '\0'), "\xff"};
+  const std::string tokens[] = {"{",     "}",
+                                "(",     ")",
+                                "'",     ",",
+                                ":",     " ",
+                                "True",  "False",
+                                "L",     "-",
+                                "99999", "0",
+                                "1",     "\"",
+                                "\\",    "[",
+                                "descr", "shape",
+                                "<f4",   "|b1",
+                                ">i4",   "fortran_order",
+                                "\n",    std::string(1, '\0'),
+                                "\xff"};
   int accepted = 0;
   for (int iter = 0; iter < 30000; ++iter) {
     std::string s;

@@ -22,8 +22,7 @@ class TempDir {
 public:
   TempDir() {
     const char *base = std::getenv("TMPDIR");
-    std::string tmpl = std::string(base && *base ? base : "/tmp") +
-                       "/uop-rt-test-XXXXXX";
+    std::string tmpl = std::string(base && *base ? base : "/tmp") + "/uop-rt-test-XXXXXX";
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
     if (mkdtemp(buf.data()))
@@ -86,15 +85,13 @@ inline bool writeFile(const std::string &path, const std::string &bytes) {
 inline bool haveNumpy() {
   static int have = -1;
   if (have < 0)
-    have = std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") ==
-           0;
+    have = std::system("/usr/bin/python3 -c 'import numpy' >/dev/null 2>&1") == 0;
   return have == 1;
 }
 
 /// Runs a Python script (with numpy available) with `args`; returns its exit
 /// status, 0 on success. stdout goes to `outPath` when given.
-inline int runPython(const TempDir &tmp, const std::string &script,
-                     const std::string &args,
+inline int runPython(const TempDir &tmp, const std::string &script, const std::string &args,
                      const std::string &outPath = "") {
   std::string scriptPath = tmp.file("script.py");
   writeFile(scriptPath, script);

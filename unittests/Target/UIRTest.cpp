@@ -1,7 +1,7 @@
 //===- UIRTest.cpp - the .uir import/export C++ API ------------*- C++ -*-===//
 
-#include "Uop/IR/UopOps.h"
 #include "Uop/Target/UIR.h"
+#include "Uop/IR/UopOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -50,8 +50,7 @@ TEST_F(UIRTest, SyllabusRoundTrip) {
   ASSERT_TRUE(m) << diags;
   auto main = m->lookupSymbol<func::FuncOp>("main");
   ASSERT_TRUE(main);
-  EXPECT_EQ(main.getResultTypes()[0],
-            RankedTensorType::get({256, 256}, Float32Type::get(&ctx)));
+  EXPECT_EQ(main.getResultTypes()[0], RankedTensorType::get({256, 256}, Float32Type::get(&ctx)));
   // The printer writes the sugar out (expand inserted, the seed's toposort
   // order), as the seed's to_uir does; printed programs are a fixed point.
   std::string out;

@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Uop/Transforms/SeedOrderRewrite.h"
 #include "SeedOrderRewriteInternal.h"
 #include "Uop/IR/UopBounds.h"
 #include "Uop/IR/UopOps.h"
 #include "Uop/Transforms/Passes.h"
-#include "Uop/Transforms/SeedOrderRewrite.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -36,9 +36,7 @@ protected:
     return module;
   }
 
-  static func::FuncOp firstFunc(ModuleOp module) {
-    return *module.getOps<func::FuncOp>().begin();
-  }
+  static func::FuncOp firstFunc(ModuleOp module) { return *module.getOps<func::FuncOp>().begin(); }
 
   /// The value returned by the first function of `module`.
   static Value returned(ModuleOp module, unsigned i = 0) {
@@ -46,8 +44,7 @@ protected:
   }
 
   /// The ops of kind OpTy in `module`.
-  template <typename OpTy>
-  static int count(ModuleOp module) {
+  template <typename OpTy> static int count(ModuleOp module) {
     int n = 0;
     module->walk([&](OpTy) { ++n; });
     return n;
@@ -364,8 +361,7 @@ TEST_F(SeedOrderRewriteTest, CommutativeFolderMatchesFold) {
     LogicalResult folded = clone->fold(constants, viaFold);
     EXPECT_EQ(succeeded(hooked), succeeded(folded)) << i;
     EXPECT_EQ(viaHook, viaFold) << i;
-    EXPECT_EQ(SmallVector<Value>(op->getOperands()), SmallVector<Value>(clone->getOperands()))
-        << i;
+    EXPECT_EQ(SmallVector<Value>(op->getOperands()), SmallVector<Value>(clone->getOperands())) << i;
     clone->destroy();
   }
   // %a became x + 3, in place.

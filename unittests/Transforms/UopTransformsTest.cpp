@@ -34,9 +34,7 @@ class UopTransformsTest : public ::testing::Test {
 protected:
   UopTransformsTest() { context.loadDialect<UopDialect, func::FuncDialect>(); }
 
-  OwningOpRef<ModuleOp> parse(StringRef src) {
-    return parseSourceString<ModuleOp>(src, &context);
-  }
+  OwningOpRef<ModuleOp> parse(StringRef src) { return parseSourceString<ModuleOp>(src, &context); }
 
   /// The value returned by the first function of `module`.
   static Value returned(ModuleOp module, unsigned i = 0) {
@@ -74,7 +72,7 @@ TEST_F(UopTransformsTest, ExecAluSemantics) {
   Type f32 = Float32Type::get(&context), i32t = IntegerType::get(&context, 32);
   EXPECT_EQ(i32(AluKind::FloorDiv, context, -7, 2)->i, -4); // floor, not truncation
   EXPECT_EQ(i32(AluKind::FloorMod, context, -7, 2)->i, 1);
-  EXPECT_EQ(i32(AluKind::Add, context, INT32_MAX, 1)->i, INT32_MIN); // wraps like int32
+  EXPECT_EQ(i32(AluKind::Add, context, INT32_MAX, 1)->i, INT32_MIN);    // wraps like int32
   EXPECT_EQ(execAlu(AluKind::Cast, i32t, {Scalar::real(-2.7)})->i, -2); // C truncation
   double sum = execAlu(AluKind::Add, f32, {Scalar::real(0.1f), Scalar::real(0.2f)})->f;
   EXPECT_NEAR(sum, 0.3, 1e-7);
@@ -94,8 +92,8 @@ TEST_F(UopTransformsTest, ExecAluSemantics) {
   EXPECT_EQ(execAlu(AluKind::Log2, f32, {Scalar::real(0.0)})->f, -INFINITY);
   EXPECT_TRUE(std::isnan(execAlu(AluKind::Sqrt, f32, {Scalar::real(-1.0)})->f));
   EXPECT_EQ(execAlu(AluKind::Exp2, f32, {Scalar::real(200.0)})->f, INFINITY);
-  EXPECT_TRUE(std::isnan(
-      execAlu(AluKind::Mul, f32, {Scalar::real(INFINITY), Scalar::real(0.0)})->f));
+  EXPECT_TRUE(
+      std::isnan(execAlu(AluKind::Mul, f32, {Scalar::real(INFINITY), Scalar::real(0.0)})->f));
   EXPECT_TRUE(std::isnan(execAlu(AluKind::Max, f32, {Scalar::real(NAN), Scalar::real(1.0)})->f));
   EXPECT_EQ(execAlu(AluKind::Max, f32, {Scalar::real(1.0), Scalar::real(NAN)})->f, 1.0);
 }
@@ -224,8 +222,7 @@ TEST_F(UopTransformsTest, DeepSymbolicChain) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   builder.setInsertionPointToEnd(module->getBody());
   Type i32t = builder.getI32Type();
-  auto func =
-      func::FuncOp::create(builder, loc, "chain", builder.getFunctionType({i32t}, {i32t}));
+  auto func = func::FuncOp::create(builder, loc, "chain", builder.getFunctionType({i32t}, {i32t}));
   builder.setInsertionPointToEnd(func.addEntryBlock());
   Value x = func.getArgument(0);
   Value one = ConstOp::create(builder, loc, builder.getI32IntegerAttr(1));

@@ -3,6 +3,8 @@
 #ifndef UOP_CONVERSION_PASSES_H
 #define UOP_CONVERSION_PASSES_H
 
+#include "Uop/IR/UopDialect.h"
+#include "Uop/Runtime/Plan.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -12,8 +14,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
-#include "Uop/IR/UopDialect.h"
-#include "Uop/Runtime/Plan.h"
 
 namespace mlir::uop {
 

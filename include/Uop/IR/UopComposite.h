@@ -29,8 +29,7 @@ Value concat2(OpBuilder &b, Location loc, Value a, Value c, int64_t axis);
 
 /// Zero-pads one axis by `before` and `after` elements (doubling with zeros
 /// and shrinking back).
-Value padAxis(OpBuilder &b, Location loc, Value x, int64_t axis, int64_t before,
-              int64_t after);
+Value padAxis(OpBuilder &b, Location loc, Value x, int64_t axis, int64_t before, int64_t after);
 
 /// Zero-pads every axis: pads[k] = (before, after) of axis k.
 Value pad(OpBuilder &b, Location loc, Value x, ArrayRef<std::pair<int64_t, int64_t>> pads);

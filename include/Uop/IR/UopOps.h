@@ -18,8 +18,7 @@
 
 namespace mlir::uop {
 /// The side-effect resource of uop memory (buffers, allocs, shared memory).
-struct UopMemoryResource
-    : public mlir::SideEffects::Resource::Base<UopMemoryResource> {
+struct UopMemoryResource : public mlir::SideEffects::Resource::Base<UopMemoryResource> {
   llvm::StringRef getName() final { return "uop.memory"; }
 };
 } // namespace mlir::uop

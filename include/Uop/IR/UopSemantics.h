@@ -59,8 +59,20 @@ struct Scalar {
 
 /// The ALU ops of the seed (`uopc.uop.ALU`).
 enum class AluKind {
-  Add, Mul, Max, CmpLt, CmpNe, FloorDiv, FloorMod, Where,
-  Recip, Exp2, Log2, Sqrt, Sin, Cast
+  Add,
+  Mul,
+  Max,
+  CmpLt,
+  CmpNe,
+  FloorDiv,
+  FloorMod,
+  Where,
+  Recip,
+  Exp2,
+  Log2,
+  Sqrt,
+  Sin,
+  Cast
 };
 
 /// The ALU kind of a uop operation, or nothing when `op` is not an ALU op.

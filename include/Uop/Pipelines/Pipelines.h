@@ -23,19 +23,17 @@ enum class OptMode { None, Hand };
 /// Options of `uop-cpu-pipeline`.
 struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions> {
   PassOptions::Option<bool> openmp{
-      *this, "openmp",
-      llvm::cl::desc("Run thread ranges in parallel with OpenMP (else serially)"),
+      *this, "openmp", llvm::cl::desc("Run thread ranges in parallel with OpenMP (else serially)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> fuseReduce{
-      *this, "fuse-reduce",
-      llvm::cl::desc("uop-kernelize: fuse reductions into their consumers"),
+      *this, "fuse-reduce", llvm::cl::desc("uop-kernelize: fuse reductions into their consumers"),
       llvm::cl::init(false)};
   PassOptions::Option<OptMode> opt{
       *this, "opt", llvm::cl::desc("How each kernel is mapped onto the CPU"),
       llvm::cl::init(OptMode::None),
-      llvm::cl::values(clEnumValN(OptMode::None, "none", "as the program says (#uop.opts)"),
-                       clEnumValN(OptMode::Hand, "hand",
-                                  "the seed's hand rules (uop-hand-opt target=cpu)"))};
+      llvm::cl::values(
+          clEnumValN(OptMode::None, "none", "as the program says (#uop.opts)"),
+          clEnumValN(OptMode::Hand, "hand", "the seed's hand rules (uop-hand-opt target=cpu)"))};
   PassOptions::Option<bool> hostTempsAsArgs{
       *this, "host-temps-as-args",
       llvm::cl::desc("uop-lower-host: temporaries are host arguments, not allocated in it"),
@@ -63,9 +61,9 @@ void buildUopCpuPipeline(OpPassManager &pm, const UopCpuPipelineOptions &options
 
 /// Options of `uop-cuda-pipeline`.
 struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOptions> {
-  PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("nvvm-attach-target: the GPU architecture"),
-      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("nvvm-attach-target: the GPU architecture"),
+                                        llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> features{
       *this, "features", llvm::cl::desc("nvvm-attach-target: target features (PTX version)"),
       llvm::cl::init("+ptx80")};
@@ -79,12 +77,11 @@ struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOption
                      "or /usr/local/cuda, the first that has nvvm/libdevice"),
       llvm::cl::init("")};
   PassOptions::Option<bool> fuseReduce{
-      *this, "fuse-reduce",
-      llvm::cl::desc("uop-kernelize: fuse reductions into their consumers"),
+      *this, "fuse-reduce", llvm::cl::desc("uop-kernelize: fuse reductions into their consumers"),
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> maxThreads{
-      *this, "max-threads",
-      llvm::cl::desc("uop-hand-opt target=gpu: threads per block"), llvm::cl::init(256)};
+      *this, "max-threads", llvm::cl::desc("uop-hand-opt target=gpu: threads per block"),
+      llvm::cl::init(256)};
   PassOptions::Option<bool> hostTempsAsArgs{
       *this, "host-temps-as-args",
       llvm::cl::desc("uop-lower-host: temporaries are host arguments (the runtime "

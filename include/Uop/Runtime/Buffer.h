@@ -42,8 +42,7 @@ uint16_t floatToHalf(float value);
 
 /// Number of elements of `shape`, or nullopt when a dimension is negative or
 /// the product (times `elemSize` bytes) overflows.
-std::optional<int64_t> checkedNumel(const std::vector<int64_t> &shape,
-                                    size_t elemSize = 1);
+std::optional<int64_t> checkedNumel(const std::vector<int64_t> &shape, size_t elemSize = 1);
 
 /// A byte count such as "1000000", "512M", "64G" or "1TiB" (binary units
 /// K, M, G, T, P, E, optionally followed by "B" or "iB"); nullopt when
@@ -99,9 +98,7 @@ public:
   const void *data() const { return storage.get(); }
   /// The data as T*; unchecked.
   template <typename T> T *as() { return static_cast<T *>(data()); }
-  template <typename T> const T *as() const {
-    return static_cast<const T *>(data());
-  }
+  template <typename T> const T *as() const { return static_cast<const T *>(data()); }
 
   /// Element `i` (flat, C order) converted to double; bool gives 0/1.
   double getDouble(int64_t i) const;

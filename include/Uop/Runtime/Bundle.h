@@ -64,8 +64,7 @@ struct Bundle {
   static Bundle cpu(HostPlan plan, std::string libraryBytes, std::string arch = "");
   /// A CUDA bundle for `chip` (e.g. "sm_90"; by default the PTX's
   /// `.target`). Needs no GPU.
-  static Bundle cuda(HostPlan plan, std::string ptx, std::string chip = "",
-                     std::string cubin = "");
+  static Bundle cuda(HostPlan plan, std::string ptx, std::string chip = "", std::string cubin = "");
 };
 
 /// The chip of a PTX text's `.target` directive ("sm_90"), or "".

@@ -84,8 +84,7 @@ std::string cacheLookup(const std::string &key, const std::string &ext);
 /// was wrong with it, without a "warning:" prefix, e.g. "the cache entry
 /// /root/.cache/uop/ab12...so is truncated (1200 bytes, expected 16384);
 /// rebuilding it". `*warning` is cleared when there is nothing to report.
-std::string cacheLookup(const std::string &key, const std::string &ext,
-                        std::string *warning);
+std::string cacheLookup(const std::string &key, const std::string &ext, std::string *warning);
 
 /// The checksum file of the cache entry at `entryPath` ("DIR/NAME"):
 /// "DIR/checksums/NAME.sha256".
@@ -105,8 +104,7 @@ Result<bool> cacheVerify(const std::string &entryPath);
 /// its own checksum. The temporary file is gone afterwards, on success and on
 /// failure. Errors are one line naming the cache directory and the system's
 /// reason (e.g. "No space left on device").
-Result<std::string> cacheInstall(const std::string &tmpPath,
-                                 const std::string &key,
+Result<std::string> cacheInstall(const std::string &tmpPath, const std::string &key,
                                  const std::string &ext);
 
 /// A fresh file name in cacheDir()/tmp (created on demand), unique across

@@ -84,8 +84,7 @@ public:
   void *context() const { return ctx; }
 
 private:
-  CudaDevice(const Driver *drv, int dev, void *ctx)
-      : drv(drv), dev(dev), ctx(ctx) {}
+  CudaDevice(const Driver *drv, int dev, void *ctx) : drv(drv), dev(dev), ctx(ctx) {}
   const Driver *drv;
   int dev;
   void *ctx;
@@ -129,8 +128,7 @@ public:
   /// parameter (in order); asynchronous (errors of the kernel itself show at
   /// the next synchronize). Dimensions are checked to fit the driver's.
   Result<bool> launch(const int64_t grid[3], const int64_t block[3],
-                      const std::vector<DevicePtr> &params,
-                      unsigned sharedBytes = 0) const;
+                      const std::vector<DevicePtr> &params, unsigned sharedBytes = 0) const;
 
 private:
   friend class CudaModule;
@@ -158,8 +156,7 @@ public:
   ~CudaModule();
 
 private:
-  CudaModule(std::shared_ptr<CudaDevice> device, void *mod)
-      : device(std::move(device)), mod(mod) {}
+  CudaModule(std::shared_ptr<CudaDevice> device, void *mod) : device(std::move(device)), mod(mod) {}
   static Result<std::unique_ptr<CudaModule>> load(std::shared_ptr<CudaDevice> device,
                                                   const std::string &image, bool text);
   std::shared_ptr<CudaDevice> device;
@@ -225,8 +222,8 @@ private:
   HostPlan plan;
   std::shared_ptr<CudaDevice> dev;
   std::unique_ptr<CudaModule> module;
-  std::vector<CudaFunction> functions; ///< one per plan kernel
-  std::vector<DeviceBuffer> buffers;   ///< one per plan argument
+  std::vector<CudaFunction> functions;        ///< one per plan kernel
+  std::vector<DeviceBuffer> buffers;          ///< one per plan argument
   std::vector<std::vector<DevicePtr>> params; ///< one per plan launch
 };
 

@@ -104,9 +104,9 @@ private:
 
   HostPlan hostPlan;
   std::string libraryPath;
-  std::optional<CpuKernel> kernel;      ///< CPU
-  std::string ptxText, cubinImage;      ///< CUDA
-  std::unique_ptr<CudaProgram> cuda;    ///< CUDA
+  std::optional<CpuKernel> kernel;   ///< CPU
+  std::string ptxText, cubinImage;   ///< CUDA
+  std::unique_ptr<CudaProgram> cuda; ///< CUDA
   std::vector<HostBuffer> temps;
   std::vector<void *> scratch; ///< the entry's argument array, reused
 };

@@ -43,8 +43,7 @@ public:
   ~SharedLibrary();
 
 private:
-  SharedLibrary(void *handle, std::string path)
-      : handle(handle), libPath(std::move(path)) {}
+  SharedLibrary(void *handle, std::string path) : handle(handle), libPath(std::move(path)) {}
   void *handle;
   std::string libPath;
 };
@@ -56,8 +55,7 @@ class CpuKernel {
 public:
   /// Loads `soPath` (checked as SharedLibrary::open does) and looks up
   /// `entry`.
-  static Result<CpuKernel> load(const std::string &soPath,
-                                const std::string &entry = "uop_entry");
+  static Result<CpuKernel> load(const std::string &soPath, const std::string &entry = "uop_entry");
 
   /// Calls the kernel with one data pointer per slot.
   void operator()(void **args) const;
@@ -70,8 +68,7 @@ public:
   const SharedLibrary &library() const { return *lib; }
 
 private:
-  CpuKernel(std::shared_ptr<SharedLibrary> lib, EntryFn fn)
-      : lib(std::move(lib)), fn(fn) {}
+  CpuKernel(std::shared_ptr<SharedLibrary> lib, EntryFn fn) : lib(std::move(lib)), fn(fn) {}
   std::shared_ptr<SharedLibrary> lib;
   EntryFn fn;
 };

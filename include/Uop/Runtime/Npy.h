@@ -23,8 +23,7 @@ namespace uop::rt {
 Result<HostBuffer> readNpy(const std::string &path);
 
 /// Like readNpy, on `size` bytes in memory; `name` prefixes the errors.
-Result<HostBuffer> readNpyFromMemory(const void *data, size_t size,
-                                     const std::string &name);
+Result<HostBuffer> readNpyFromMemory(const void *data, size_t size, const std::string &name);
 
 /// Writes `buf` as a version 1.0 .npy file (2.0 if the header needs it) that
 /// np.load reads back with the same dtype and shape.

@@ -43,15 +43,13 @@ LogicalResult addPackedEntry(ModuleOp module, StringRef kernel);
 
 /// Translates an LLVM-dialect module to LLVM IR and optimizes it for the
 /// target. Returns null after emitting a diagnostic on `module`.
-std::unique_ptr<llvm::Module> translateToOptimizedLLVMIR(ModuleOp module,
-                                                         llvm::LLVMContext &ctx,
+std::unique_ptr<llvm::Module> translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &ctx,
                                                          const CpuCodegenOptions &options);
 
 /// Compiles an LLVM-dialect module into a shared library, cached under
 /// uop::rt::cacheDir() by a hash of the IR, target and flags. Returns the
 /// library's path, or failure after a diagnostic.
-FailureOr<std::string> compileToSharedLibrary(ModuleOp module,
-                                              const CpuCodegenOptions &options);
+FailureOr<std::string> compileToSharedLibrary(ModuleOp module, const CpuCodegenOptions &options);
 
 /// The dialect translations an LLVM-dialect module from uop needs (builtin,
 /// llvm, omp), for a tool that translates one itself.

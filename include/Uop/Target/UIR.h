@@ -30,8 +30,7 @@ namespace uop {
 /// `FileLineColLoc` of the statement that built it. On malformed input, emits
 /// one error (`file:line:col: error: ...`) on the context's diagnostic engine
 /// and returns null. The result has been verified.
-OwningOpRef<ModuleOp> importUIR(llvm::SourceMgr &sourceMgr,
-                                MLIRContext *context);
+OwningOpRef<ModuleOp> importUIR(llvm::SourceMgr &sourceMgr, MLIRContext *context);
 
 /// Prints the program of `module` as `.uir` text, exactly as the seed's
 /// `to_uir` prints the same graph: the module must hold one function (or one

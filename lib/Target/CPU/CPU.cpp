@@ -37,8 +37,7 @@ LogicalResult mlir::uop::addPackedEntry(ModuleOp module, StringRef kernel) {
   b.setInsertionPointToEnd(module.getBody());
   Location loc = fn.getLoc();
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
-  auto entryType =
-      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrType});
+  auto entryType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrType});
   auto entry = LLVM::LLVMFuncOp::create(b, loc, "uop_entry", entryType);
   Block *body = entry.addEntryBlock(b);
   b.setInsertionPointToStart(body);
@@ -75,8 +74,7 @@ createTargetMachine(const mlir::uop::CpuCodegenOptions &options, std::string &er
   llvm::TargetOptions to;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
       triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt,
-      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
-                            : llvm::CodeGenOptLevel::Default));
+      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::Default));
   if (!tm)
     error = "cannot create a target machine for " + triple.str();
   return tm;
@@ -107,8 +105,7 @@ static void attachLoopAnnotations(ModuleOp module) {
 }
 
 /// Translates to LLVM IR and optimizes it for `tm`; null after a diagnostic.
-static std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module,
-                                                          llvm::LLVMContext &ctx,
+static std::unique_ptr<llvm::Module> translateAndOptimize(ModuleOp module, llvm::LLVMContext &ctx,
                                                           llvm::TargetMachine &tm,
                                                           unsigned optLevel) {
   registerTranslations(module.getContext());
@@ -162,17 +159,16 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
     module.print(os, OpPrintingFlags().enableDebugInfo(false));
   }
   bool usesOpenMP = ir.find("omp.") != std::string::npos;
-  std::string key = ::uop::rt::hashKey(ir + "\n// target=" + tm->getTargetTriple().str() +
-                                "\n// cpu=" + tm->getTargetCPU().str() + "\n// features=" +
-                                tm->getTargetFeatureString().str() + "\n// O" +
-                                std::to_string(options.optLevel) + "\n// uop-cpu-v4");
+  std::string key = ::uop::rt::hashKey(
+      ir + "\n// target=" + tm->getTargetTriple().str() + "\n// cpu=" + tm->getTargetCPU().str() +
+      "\n// features=" + tm->getTargetFeatureString().str() + "\n// O" +
+      std::to_string(options.optLevel) + "\n// uop-cpu-v4");
   std::string cached = ::uop::rt::cacheLookup(key, ".so");
   if (!cached.empty())
     return cached;
   // A cache that cannot take the library is one line, before any work.
   if (auto dir = ::uop::rt::cacheDirChecked(); !dir.ok())
-    return emitError(module.getLoc(), "cannot compile into the cache: ") << dir.error(),
-           failure();
+    return emitError(module.getLoc(), "cannot compile into the cache: ") << dir.error(), failure();
 
   llvm::LLVMContext ctx;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -185,7 +181,8 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
     std::error_code ec;
     llvm::ToolOutputFile obj(objPath, ec, llvm::sys::fs::OF_None);
     if (ec)
-      return emitError(module.getLoc(), "cannot write ") << objPath << ": " << ec.message(), failure();
+      return emitError(module.getLoc(), "cannot write ") << objPath << ": " << ec.message(),
+             failure();
     llvm::legacy::PassManager pm;
     if (tm->addPassesToEmitFile(pm, obj.os(), nullptr, llvm::CodeGenFileType::ObjectFile))
       return emitError(module.getLoc(), "the target cannot emit object files"), failure();
@@ -209,8 +206,8 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
   llvm::sys::fs::remove(objPath);
   if (rc != 0) {
     llvm::sys::fs::remove(soPath);
-    return emitError(module.getLoc(), "linking the kernel failed (") << linker << " exited with "
-                                                         << rc << ") " << errMsg,
+    return emitError(module.getLoc(), "linking the kernel failed (")
+               << linker << " exited with " << rc << ") " << errMsg,
            failure();
   }
   auto installed = ::uop::rt::cacheInstall(soPath, key, ".so");
