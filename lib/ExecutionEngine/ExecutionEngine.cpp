@@ -180,6 +180,83 @@ static FailureOr<rt::HostPlan::Form> classifyMain(ModuleOp module) {
   return shaped ? rt::HostPlan::Shaped : rt::HostPlan::InPlace;
 }
 
+/// The plan of a program before its kernels are lowered: a shaped program
+/// is cut into kernels and a host (`kernelize`: the target's kernelize stage
+/// with its opts) and planned from the host; a kernel graph is one launch of
+/// `main` over its slots.
+static FailureOr<rt::HostPlan> planProgram(ModuleOp module, rt::HostPlan::Form form,
+                                           function_ref<void(OpPassManager &)> kernelize) {
+  rt::HostPlan plan;
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (form == rt::HostPlan::Shaped) {
+    PassManager pm(module.getContext());
+    kernelize(pm);
+    if (failed(pm.run(module)))
+      return failure();
+    FailureOr<rt::HostPlan> p = getHostPlan(main);
+    if (failed(p))
+      return failure();
+    plan = std::move(*p);
+    for (rt::PlanKernel &k : plan.kernels)
+      if (auto f = module.lookupSymbol<func::FuncOp>(k.name))
+        k.opts = printOpts(f);
+    return plan;
+  }
+  plan.form = rt::HostPlan::InPlace;
+  FailureOr<std::vector<rt::PlanArg>> slots = collectSlots(main);
+  if (failed(slots))
+    return failure();
+  plan.args = std::move(*slots);
+  plan.kernels.push_back({"main", 1});
+  plan.numLaunches = 1;
+  return plan;
+}
+
+/// Lowers the kernels to L3 (`linearize`: the target's stage) and records
+/// each kernel's work there, where loop bounds are constants.
+static LogicalResult linearizeAndCount(ModuleOp module, rt::HostPlan &plan,
+                                       function_ref<void(OpPassManager &)> linearize) {
+  PassManager pm(module.getContext());
+  linearize(pm);
+  pm.addPass(createCanonicalizerPass());
+  if (failed(pm.run(module)))
+    return failure();
+  for (rt::PlanKernel &k : plan.kernels) {
+    if (auto f = module.lookupSymbol<func::FuncOp>(k.name)) {
+      k.flops = countFlops(f);
+      k.bytes = countBytes(f);
+    }
+  }
+  return success();
+}
+
+/// A launch of `callee` with `operands` (the host's arguments, which are the
+/// plan's, in order) as the plan records it.
+static FailureOr<rt::PlanLaunch> planLaunch(Location loc, StringRef callee, ValueRange operands,
+                                            const llvm::StringMap<unsigned> &kernelIndex,
+                                            const rt::HostPlan &plan) {
+  auto it = kernelIndex.find(callee);
+  if (it == kernelIndex.end())
+    return emitError(loc, "the host launches '") << callee << "', which is not one of its kernels",
+           failure();
+  rt::PlanLaunch l{it->second, {}};
+  for (Value v : operands) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getArgNumber() >= plan.args.size())
+      return emitError(loc, "a kernel argument is not one of the host's buffers"), failure();
+    l.args.push_back(arg.getArgNumber());
+  }
+  return l;
+}
+
+/// Kernel name -> index in the plan.
+static llvm::StringMap<unsigned> indexKernels(const rt::HostPlan &plan) {
+  llvm::StringMap<unsigned> index;
+  for (auto [i, k] : llvm::enumerate(plan.kernels))
+    index[k.name] = i;
+  return index;
+}
+
 /// The launches of a lowered host (or the one launch of a kernel graph),
 /// with the plan argument bound to each kernel parameter.
 static LogicalResult recordLaunches(func::FuncOp main, rt::HostPlan &plan) {
@@ -190,22 +267,13 @@ static LogicalResult recordLaunches(func::FuncOp main, rt::HostPlan &plan) {
     plan.launches.push_back(std::move(l));
     return success();
   }
-  llvm::StringMap<unsigned> kernelIndex;
-  for (auto [i, k] : llvm::enumerate(plan.kernels))
-    kernelIndex[k.name] = i;
+  llvm::StringMap<unsigned> kernelIndex = indexKernels(plan);
   for (auto call : main.getBody().getOps<func::CallOp>()) {
-    auto it = kernelIndex.find(call.getCallee());
-    if (it == kernelIndex.end())
-      return emitError(call.getLoc(), "the host calls '")
-             << call.getCallee() << "', which is not one of its kernels";
-    rt::PlanLaunch l{it->second, {}};
-    for (Value v : call.getOperands()) {
-      auto arg = dyn_cast<BlockArgument>(v);
-      if (!arg || arg.getArgNumber() >= plan.args.size())
-        return emitError(call.getLoc(), "a kernel argument is not one of the host's buffers");
-      l.args.push_back(arg.getArgNumber());
-    }
-    plan.launches.push_back(std::move(l));
+    FailureOr<rt::PlanLaunch> l =
+        planLaunch(call.getLoc(), call.getCallee(), call.getOperands(), kernelIndex, plan);
+    if (failed(l))
+      return failure();
+    plan.launches.push_back(std::move(*l));
   }
   if (plan.launches.size() != plan.numLaunches)
     return emitError(main.getLoc(), "the host makes ")
@@ -217,21 +285,14 @@ static LogicalResult recordLaunches(func::FuncOp main, rt::HostPlan &plan) {
 /// plan argument bound to each kernel parameter and its constant grid and
 /// block sizes.
 static LogicalResult recordGpuLaunches(func::FuncOp main, rt::HostPlan &plan) {
-  llvm::StringMap<unsigned> kernelIndex;
-  for (auto [i, k] : llvm::enumerate(plan.kernels))
-    kernelIndex[k.name] = i;
+  llvm::StringMap<unsigned> kernelIndex = indexKernels(plan);
   for (auto launch : main.getBody().getOps<gpu::LaunchFuncOp>()) {
-    auto it = kernelIndex.find(launch.getKernelName().getValue());
-    if (it == kernelIndex.end())
-      return emitError(launch.getLoc(), "the host launches '")
-             << launch.getKernelName().getValue() << "', which is not one of its kernels";
-    rt::PlanLaunch l{it->second, {}};
-    for (Value v : launch.getKernelOperands()) {
-      auto arg = dyn_cast<BlockArgument>(v);
-      if (!arg || arg.getArgNumber() >= plan.args.size())
-        return emitError(launch.getLoc(), "a kernel argument is not one of the host's buffers");
-      l.args.push_back(arg.getArgNumber());
-    }
+    FailureOr<rt::PlanLaunch> planned =
+        planLaunch(launch.getLoc(), launch.getKernelName().getValue(), launch.getKernelOperands(),
+                   kernelIndex, plan);
+    if (failed(planned))
+      return failure();
+    rt::PlanLaunch &l = *planned;
     Value dims[6] = {launch.getGridSizeX(),  launch.getGridSizeY(),  launch.getGridSizeZ(),
                      launch.getBlockSizeX(), launch.getBlockSizeY(), launch.getBlockSizeZ()};
     for (int i = 0; i < 6; ++i) {
@@ -261,48 +322,19 @@ static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::
   pipeline.chip = options.chip;
   pipeline.fuseReduce = options.fuseReduce;
   pipeline.hostTempsAsArgs = true;
-  rt::HostPlan plan;
-  auto main = module.lookupSymbol<func::FuncOp>("main");
-  if (form == rt::HostPlan::Shaped) {
-    PassManager pm(ctx);
-    buildUopCudaKernelizeStage(pm, pipeline);
-    if (failed(pm.run(module)))
-      return failure();
-    FailureOr<rt::HostPlan> p = getHostPlan(main);
-    if (failed(p))
-      return failure();
-    plan = std::move(*p);
-    for (rt::PlanKernel &k : plan.kernels)
-      if (auto f = module.lookupSymbol<func::FuncOp>(k.name))
-        k.opts = printOpts(f);
-  } else {
-    plan.form = rt::HostPlan::InPlace;
-    FailureOr<std::vector<rt::PlanArg>> slots = collectSlots(main);
-    if (failed(slots))
-      return failure();
-    plan.args = std::move(*slots);
-    plan.kernels.push_back({"main", 1});
-    plan.numLaunches = 1;
-  }
-  {
-    PassManager pm(ctx);
-    buildUopCudaLinearizeStage(pm);
-    pm.addPass(createCanonicalizerPass());
-    if (failed(pm.run(module)))
-      return failure();
-  }
-  for (rt::PlanKernel &k : plan.kernels) {
-    if (auto f = module.lookupSymbol<func::FuncOp>(k.name)) {
-      k.flops = countFlops(f);
-      k.bytes = countBytes(f);
-    }
-  }
+  FailureOr<rt::HostPlan> planned = planProgram(
+      module, form, [&](OpPassManager &pm) { buildUopCudaKernelizeStage(pm, pipeline); });
+  if (failed(planned) || failed(linearizeAndCount(module, *planned, [](OpPassManager &pm) {
+        buildUopCudaLinearizeStage(pm);
+      })))
+    return failure();
+  rt::HostPlan plan = std::move(*planned);
   {
     PassManager pm(ctx);
     buildUopCudaHostStage(pm, pipeline);
     if (failed(pm.run(module)))
       return failure();
-    main = module.lookupSymbol<func::FuncOp>("main");
+    auto main = module.lookupSymbol<func::FuncOp>("main");
     if (!main || failed(recordGpuLaunches(main, plan)))
       return failure();
   }
@@ -335,50 +367,22 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
   pipeline.opt = options.opt;
   pipeline.hostTempsAsArgs = true; // the executable allocates them once
 
-  // L1 -> kernels + host, and who maps each kernel onto the machine.
-  rt::HostPlan plan;
-  auto main = module->lookupSymbol<func::FuncOp>("main");
-  if (*form == rt::HostPlan::Shaped) {
-    PassManager pm(ctx);
+  // L1 -> kernels + host, and who maps each kernel onto the machine; then
+  // the kernels -> L3, where each kernel's work is counted.
+  FailureOr<rt::HostPlan> planned = planProgram(*module, *form, [&](OpPassManager &pm) {
     buildUopKernelizeStage(pm, pipeline);
     if (options.target == CompileTarget::Emulate) {
       UopHandOptPassOptions gpu;
       gpu.target = "gpu";
       pm.addPass(createUopHandOptPass(gpu));
     }
-    if (failed(pm.run(*module)))
-      return failure();
-    FailureOr<rt::HostPlan> p = getHostPlan(main);
-    if (failed(p))
-      return failure();
-    plan = std::move(*p);
-    for (rt::PlanKernel &k : plan.kernels)
-      if (auto f = module->lookupSymbol<func::FuncOp>(k.name))
-        k.opts = printOpts(f);
-  } else {
-    plan.form = rt::HostPlan::InPlace;
-    FailureOr<std::vector<rt::PlanArg>> slots = collectSlots(main);
-    if (failed(slots))
-      return failure();
-    plan.args = std::move(*slots);
-    plan.kernels.push_back({"main", 1});
-    plan.numLaunches = 1;
-  }
-
-  // Kernels -> L3; count each kernel's work there (constant loop bounds).
-  {
-    PassManager pm(ctx);
-    buildUopLinearizeStage(pm);
-    pm.addPass(createCanonicalizerPass());
-    if (failed(pm.run(*module)))
-      return failure();
-  }
-  for (rt::PlanKernel &k : plan.kernels) {
-    if (auto f = module->lookupSymbol<func::FuncOp>(k.name)) {
-      k.flops = countFlops(f);
-      k.bytes = countBytes(f);
-    }
-  }
+  });
+  if (failed(planned) || failed(linearizeAndCount(*module, *planned, [](OpPassManager &pm) {
+        buildUopLinearizeStage(pm);
+      })))
+    return failure();
+  rt::HostPlan plan = std::move(*planned);
+  auto main = module->lookupSymbol<func::FuncOp>("main");
 
   // The host's launches become calls; each call's operands are the host's
   // arguments (temporaries too), which are the plan's, in order.

@@ -8,6 +8,7 @@
 
 #include "TensorImpl.h"
 
+#include "Uop/Conversion/Passes.h"
 #include "Uop/IR/UopComposite.h"
 #include "Uop/IR/UopDialect.h"
 #include "Uop/IR/UopOps.h"
@@ -91,29 +92,10 @@ static int64_t prod(ArrayRef<int64_t> shape) {
   return std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<>());
 }
 
-static Type mlirDType(MLIRContext &ctx, DType d) {
-  switch (d) {
-  case DType::Bool:
-    return IntegerType::get(&ctx, 1);
-  case DType::I32:
-    return IntegerType::get(&ctx, 32);
-  case DType::F16:
-    return Float16Type::get(&ctx);
-  case DType::F32:
-    return Float32Type::get(&ctx);
-  }
-  return Float32Type::get(&ctx);
-}
-
-static DType rtDType(Type t) {
-  if (t.isInteger(1))
-    return DType::Bool;
-  if (t.isInteger(32))
-    return DType::I32;
-  if (t.isF16())
-    return DType::F16;
-  return DType::F32;
-}
+/// The dtype conversions are uop-lower-host's (Conversion/Passes.h), one pair
+/// for the compiler and the frontend.
+static Type mlirDType(MLIRContext &ctx, DType d) { return muop::fromRuntimeDType(d, &ctx); }
+static DType rtDType(Type t) { return muop::toRuntimeDType(t).value_or(DType::F32); }
 
 static bool isFloat(DType d) { return d == DType::F16 || d == DType::F32; }
 
