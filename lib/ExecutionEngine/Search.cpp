@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/ExecutionEngine/ExecutionEngine.h"
+#include "Uop/ExecutionEngine/Passes.h"
 
 #include "Uop/IR/UopOps.h"
 #include "Uop/Runtime/Cache.h"
@@ -31,6 +32,11 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPSEARCHPASS
+#include "Uop/ExecutionEngine/Passes.h.inc"
+} // namespace mlir::uop
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -444,3 +450,27 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
   }
   return success();
 }
+
+namespace {
+struct UopSearchPass : mlir::uop::impl::UopSearchPassBase<UopSearchPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (!(searchSeconds >= 0)) {
+      emitError(getOperation().getLoc(), "uop-search: search-seconds must be >= 0, got ")
+          << searchSeconds;
+      return signalPassFailure();
+    }
+    CompileOptions options;
+    options.searchSeconds = searchSeconds;
+    options.openmp = openmp;
+    unsigned before = 0, after = 0;
+    for (auto k : getOperation().getOps<func::FuncOp>())
+      before += isKernel(k) && k->hasAttr(kOptsAttrName);
+    if (failed(searchOpts(getOperation(), options, llvm::errs())))
+      return signalPassFailure();
+    for (auto k : getOperation().getOps<func::FuncOp>())
+      after += isKernel(k) && k->hasAttr(kOptsAttrName);
+    numSearched += after - before;
+  }
+};
+} // namespace
