@@ -336,20 +336,41 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
   }
   if (auto reshape = dyn_cast<ReshapeOp>(op)) {
     // The seed simplifies this index math as it builds it; uop builds it
-    // plainly and simplifies the whole kernel at the end (rangeifyFunction),
-    // so a reduce below a reshape may sit in more loops than the seed's.
+    // plainly and simplifies the whole kernel at the end (rangeifyFunction).
+    // So that a reduce below a reshape sits in no more loops than the
+    // seed's, the index is raveled and unraveled per group of axes whose
+    // sizes multiply to the same (row-major reshapes never mix groups):
+    // (64, 16) -> (64, 1, 16) maps i to i and j to j, not through i*16+j.
     ArrayRef<int64_t> from = getShape(reshape.getSrc().getType());
-    Value flat = ravel(idx, shape);
     Index src(from.size());
-    int64_t stride = 1;
-    for (int64_t k = (int64_t)from.size() - 1; k >= 0; --k) {
-      if (from[k] == 1) {
-        src[k] = c32(0);
-      } else {
-        Value q = FloorDivOp::create(b, loc, flat, c32(stride));
-        src[k] = FloorModOp::create(b, loc, q, c32(from[k]));
+    size_t i = 0, k = 0, n = shape.size(), m = from.size();
+    while (i < n || k < m) {
+      size_t i0 = i, k0 = k;
+      int64_t pd = 1, pk = 1;
+      do {
+        if ((pd <= pk && i < n) || k >= m)
+          pd *= shape[i++];
+        else
+          pk *= from[k++];
+      } while (pd != pk && (i < n || k < m));
+      // Trailing unit axes join the group (they take index 0).
+      while (i < n && shape[i] == 1 && (k >= m || from[k] != 1))
+        ++i;
+      while (k < m && from[k] == 1 && (i >= n || shape[i] != 1))
+        ++k;
+      Value flat = i > i0 ? ravel(idx.slice(i0, i - i0), shape.slice(i0, i - i0)) : c32(0);
+      int64_t stride = 1;
+      for (int64_t kk = (int64_t)k - 1; kk >= (int64_t)k0; --kk) {
+        if (from[kk] == 1) {
+          src[kk] = c32(0);
+        } else if (kk == (int64_t)k0 && stride == 1) {
+          src[kk] = flat; // the group's only axis of size > 1
+        } else {
+          Value q = stride == 1 ? flat : FloorDivOp::create(b, loc, flat, c32(stride)).getResult();
+          src[kk] = kk == (int64_t)k0 ? q : FloorModOp::create(b, loc, q, c32(from[kk])).getResult();
+        }
+        stride *= from[kk];
       }
-      stride *= from[k];
     }
     return need(reshape.getSrc(), src);
   }

@@ -48,7 +48,7 @@ std::string CompileOptions::str() const {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "target=" << stringifyCompileTarget(target)
-     << " opt=" << (opt == OptMode::Hand ? "hand" : "none") << " fuse-reduce=" << fuseReduce
+     << " opt=" << stringifyOptMode(opt) << " fuse-reduce=" << fuseReduce
      << " openmp=" << openmp << " O" << codegen.optLevel
      << " cpu=" << (codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : codegen.cpu);
   if (target == CompileTarget::CUDA)
@@ -184,14 +184,16 @@ static FailureOr<rt::HostPlan::Form> classifyMain(ModuleOp module) {
 /// is cut into kernels and a host (`kernelize`: the target's kernelize stage
 /// with its opts) and planned from the host; a kernel graph is one launch of
 /// `main` over its slots.
-static FailureOr<rt::HostPlan> planProgram(ModuleOp module, rt::HostPlan::Form form,
-                                           function_ref<void(OpPassManager &)> kernelize) {
+static FailureOr<rt::HostPlan>
+planProgram(ModuleOp module, rt::HostPlan::Form form,
+            function_ref<void(OpPassManager &)> kernelize,
+            function_ref<LogicalResult(ModuleOp)> chooseOpts = nullptr) {
   rt::HostPlan plan;
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (form == rt::HostPlan::Shaped) {
     PassManager pm(module.getContext());
     kernelize(pm);
-    if (failed(pm.run(module)))
+    if (failed(pm.run(module)) || (chooseOpts && failed(chooseOpts(module))))
       return failure();
     FailureOr<rt::HostPlan> p = getHostPlan(main);
     if (failed(p))
@@ -364,19 +366,32 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
   UopCpuPipelineOptions pipeline;
   pipeline.openmp = options.openmp;
   pipeline.fuseReduce = options.fuseReduce;
-  pipeline.opt = options.opt;
+  // The emulated GPU maps kernels as the GPU does (no CPU opts, no layout).
+  bool emulate = options.target == CompileTarget::Emulate;
+  pipeline.opt = emulate ? OptMode::None : options.opt;
   pipeline.hostTempsAsArgs = true; // the executable allocates them once
 
   // L1 -> kernels + host, and who maps each kernel onto the machine; then
   // the kernels -> L3, where each kernel's work is counted.
-  FailureOr<rt::HostPlan> planned = planProgram(*module, *form, [&](OpPassManager &pm) {
-    buildUopKernelizeStage(pm, pipeline);
-    if (options.target == CompileTarget::Emulate) {
-      UopHandOptPassOptions gpu;
-      gpu.target = "gpu";
-      pm.addPass(createUopHandOptPass(gpu));
-    }
-  });
+  auto search = [&](ModuleOp m) -> LogicalResult {
+    if (failed(searchOpts(m, options, llvm::errs())))
+      return failure();
+    // What the search left (kernels that divide by data): the hand rules.
+    PassManager pm(ctx);
+    pm.addPass(createUopHandOptPass());
+    return pm.run(m);
+  };
+  FailureOr<rt::HostPlan> planned = planProgram(
+      *module, *form,
+      [&](OpPassManager &pm) {
+        buildUopKernelizeStage(pm, pipeline);
+        if (emulate) {
+          UopHandOptPassOptions gpu;
+          gpu.target = "gpu";
+          pm.addPass(createUopHandOptPass(gpu));
+        }
+      },
+      pipeline.opt == OptMode::Search ? function_ref<LogicalResult(ModuleOp)>(search) : nullptr);
   if (failed(planned) || failed(linearizeAndCount(*module, *planned, [](OpPassManager &pm) {
         buildUopLinearizeStage(pm);
       })))
@@ -398,6 +413,11 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
   buildUopLLVMStage(pm, pipeline);
   if (failed(pm.run(*module)) || failed(addPackedEntry(*module, "main")))
     return failure();
+  // Each kernel's own entry, for per-kernel profiles (UOP_PROFILE, --profile).
+  if (plan.form == rt::HostPlan::Shaped)
+    for (const rt::PlanKernel &k : plan.kernels)
+      if (failed(addPackedEntry(*module, k.name, rt::kernelEntryName(k.name))))
+        return failure();
   FailureOr<std::string> so = compileToSharedLibrary(*module, options.codegen);
   if (failed(so))
     return failure();

@@ -14,12 +14,35 @@
 
 using namespace mlir;
 
+StringRef mlir::uop::stringifyOptMode(OptMode mode) {
+  switch (mode) {
+  case OptMode::None:
+    return "none";
+  case OptMode::Hand:
+    return "hand";
+  case OptMode::Search:
+    return "search";
+  }
+  llvm_unreachable("unknown opt mode");
+}
+
+std::optional<mlir::uop::OptMode> mlir::uop::parseOptMode(StringRef name) {
+  if (name == "none")
+    return OptMode::None;
+  if (name == "hand")
+    return OptMode::Hand;
+  if (name == "search")
+    return OptMode::Search;
+  return std::nullopt;
+}
+
 void mlir::uop::buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
   // Calls are inlined first (the seed's inline_call): kernels are cut from
   // the whole graph, and uop-rangeify has no rule for a call.
   pm.addPass(createUopInlineCallsPass());
   UopKernelizePassOptions kernelize;
   kernelize.fuseReduce = options.fuseReduce;
+  kernelize.layout = options.opt != OptMode::None;
   pm.addPass(createUopKernelizePass(kernelize));
   if (options.opt == OptMode::Hand) {
     UopHandOptPassOptions hand;
@@ -67,6 +90,13 @@ void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions
 
 void mlir::uop::buildUopCpuPipeline(OpPassManager &pm, const UopCpuPipelineOptions &options) {
   buildUopKernelizeStage(pm, options);
+  if (options.opt == OptMode::Search) {
+    // A pass pipeline runs no code, so it cannot time candidates: the hand
+    // rules stand in (the execution engine searches instead).
+    UopHandOptPassOptions hand;
+    hand.target = "cpu";
+    pm.addPass(createUopHandOptPass(hand));
+  }
   buildUopLinearizeStage(pm);
   buildUopHostStage(pm, options);
   buildUopLLVMStage(pm, options);

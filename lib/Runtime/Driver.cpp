@@ -200,5 +200,13 @@ Result<bool> uop::rt::runRequest(Executable &exe, const RunRequest &request, std
       if (plan.args[i].written)
         std::fprintf(out, "slot %" PRId64 ": %s\n", plan.args[i].slot, buffers[i].format().c_str());
   }
+  // After the outputs are saved: profiling runs the program again (an
+  // in-place program's buffers change).
+  if (request.profile) {
+    auto p = exe.profile(args, 3);
+    if (!p)
+      return Error{p.error()};
+    std::fputs(formatProfile(*p).c_str(), out);
+  }
   return true;
 }

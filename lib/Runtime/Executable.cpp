@@ -3,6 +3,10 @@
 #include "Uop/Runtime/Executable.h"
 #include "Uop/Runtime/Cuda.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 using namespace uop::rt;
@@ -38,7 +42,7 @@ Result<std::vector<double>> Executable::bench(const std::vector<void *> &args, i
       [&] {
         if (!failure.empty())
           return;
-        if (Result<bool> ran = runRaw(args); !ran)
+        if (Result<bool> ran = runPlain(args); !ran)
           failure = ran.error();
       },
       runs);
@@ -63,9 +67,121 @@ Result<bool> Executable::check(size_t i, const HostBuffer &b) const {
                " x " + dtypeName(b.dtype())};
 }
 
+std::string uop::rt::kernelEntryName(const std::string &kernel) { return "uop_kernel_" + kernel; }
+
+bool uop::rt::profileRequested() {
+  const char *env = std::getenv("UOP_PROFILE");
+  return env && *env && std::strcmp(env, "0") != 0;
+}
+
+std::string uop::rt::formatProfile(const std::vector<KernelProfile> &profile) {
+  std::string out;
+  char line[512];
+  double total = 0, flops = 0, bytes = 0;
+  size_t width = 6;
+  for (const KernelProfile &k : profile)
+    width = std::max(width, k.name.size());
+  auto rates = [](double f, double b, double t, char *buf, size_t n) {
+    double s = std::max(t, 1e-12);
+    std::snprintf(buf, n, "%9.3f ms %9.2f GFLOP/s %8.2f GB/s", t * 1e3, f / s / 1e9, b / s / 1e9);
+  };
+  for (const KernelProfile &k : profile) {
+    char r[128];
+    rates(k.flops, k.bytes, k.seconds, r, sizeof(r));
+    std::snprintf(line, sizeof(line), "profile: %-*s %4u launch(es) %s  opts %s\n", (int)width,
+                  k.name.c_str(), k.launches, r, k.opts.empty() ? "-" : k.opts.c_str());
+    out += line;
+    total += k.seconds;
+    flops += k.flops;
+    bytes += k.bytes;
+  }
+  char r[128];
+  rates(flops, bytes, total, r, sizeof(r));
+  std::snprintf(line, sizeof(line), "profile: %-*s %4zu kernel(s)   %s\n", (int)width, "total",
+                profile.size(), r);
+  out += line;
+  return out;
+}
+
+Result<std::vector<KernelProfile>> Executable::profile(const std::vector<void *> &args, int runs) {
+  if (cuda)
+    return Error{"profile: per-kernel times are measured on the CPU backend only"};
+  // The kernels' own entry points, looked up once.
+  std::vector<CpuKernel::EntryFn> entries;
+  for (const PlanKernel &k : hostPlan.kernels) {
+    std::string name = hostPlan.form == HostPlan::InPlace ? "uop_entry" : kernelEntryName(k.name);
+    auto fn = reinterpret_cast<CpuKernel::EntryFn>(kernel->library().symbol(name));
+    if (!fn)
+      return Error{"profile: " + libraryPath + " has no entry point " + name +
+                   " (compiled by an older uop; recompile it)"};
+    entries.push_back(fn);
+  }
+  if (Result<bool> warm = runPlain(args); !warm)
+    return Error{warm.error()};
+  if (Result<bool> bound = bind(args); !bound)
+    return Error{bound.error()};
+  std::vector<KernelProfile> best(hostPlan.kernels.size());
+  for (size_t i = 0; i < best.size(); ++i) {
+    const PlanKernel &k = hostPlan.kernels[i];
+    best[i].name = k.name;
+    best[i].opts = k.opts;
+    best[i].seconds = -1;
+  }
+  std::vector<void *> ptrs;
+  for (int r = 0; r < std::max(runs, 1); ++r) {
+    std::vector<double> seconds(best.size(), 0);
+    std::vector<unsigned> launches(best.size(), 0);
+    if (hostPlan.form == HostPlan::InPlace) {
+      auto t0 = std::chrono::steady_clock::now();
+      entries[0](scratch.data());
+      seconds[0] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      launches[0] = 1;
+    }
+    for (const PlanLaunch &l : hostPlan.form == HostPlan::InPlace ? std::vector<PlanLaunch>()
+                                                                 : hostPlan.launches) {
+      ptrs.clear();
+      for (unsigned a : l.args)
+        ptrs.push_back(scratch.at(a));
+      auto t0 = std::chrono::steady_clock::now();
+      entries.at(l.kernel)(ptrs.data());
+      seconds[l.kernel] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++launches[l.kernel];
+    }
+    for (size_t i = 0; i < best.size(); ++i)
+      if (best[i].seconds < 0 || seconds[i] < best[i].seconds) {
+        best[i].seconds = seconds[i];
+        best[i].launches = launches[i];
+      }
+  }
+  for (size_t i = 0; i < best.size(); ++i) {
+    best[i].flops = hostPlan.kernels[i].flops * best[i].launches;
+    best[i].bytes = hostPlan.kernels[i].bytes * best[i].launches;
+  }
+  return best;
+}
+
 Result<bool> Executable::runRaw(const std::vector<void *> &args) {
+  if (cuda || !profileRequested())
+    return runPlain(args);
+  // $UOP_PROFILE: embedders' runs are profiled, one line per kernel.
+  auto p = profile(args, 1);
+  if (!p)
+    return Error{p.error()};
+  std::fputs(formatProfile(*p).c_str(), stderr);
+  return true;
+}
+
+Result<bool> Executable::runPlain(const std::vector<void *> &args) {
   if (cuda)
     return cuda->run(args);
+  if (Result<bool> bound = bind(args); !bound)
+    return bound;
+  (*kernel)(scratch.data());
+  return true;
+}
+
+Result<bool> Executable::bind(const std::vector<void *> &args) {
   if (temps.empty()) {
     for (const PlanArg &a : hostPlan.args) {
       if (a.kind != PlanArg::Temp)
@@ -87,7 +203,6 @@ Result<bool> Executable::runRaw(const std::vector<void *> &args) {
       return Error{"the program takes more buffers than the " + std::to_string(args.size()) +
                    " given"};
   }
-  (*kernel)(scratch.data());
   return true;
 }
 

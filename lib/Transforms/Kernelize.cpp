@@ -115,9 +115,9 @@ void stage(Value v) {
 
 class Kernelizer {
 public:
-  Kernelizer(func::FuncOp func, bool fuseReduce, SymbolTable &symbols,
+  Kernelizer(func::FuncOp func, bool fuseReduce, bool layout, SymbolTable &symbols,
              llvm::StringMap<FlatSymbolRefAttr> &bodies)
-      : func(func), fuseReduce(fuseReduce), symbols(symbols), bodies(bodies) {}
+      : func(func), fuseReduce(fuseReduce), layout(layout), symbols(symbols), bodies(bodies) {}
 
   LogicalResult run();
 
@@ -131,7 +131,7 @@ private:
   FlatSymbolRefAttr outline(Value u, SmallVectorImpl<Value> &bound);
 
   func::FuncOp func;
-  bool fuseReduce;
+  bool fuseReduce, layout;
   SymbolTable &symbols;
   llvm::StringMap<FlatSymbolRefAttr> &bodies; // kernel text -> its function
   DenseSet<Value> points;
@@ -183,8 +183,14 @@ FlatSymbolRefAttr Kernelizer::outline(Value u, SmallVectorImpl<Value> &bound) {
       func::FuncOp::create(b, func.getLoc(), "kernel", b.getFunctionType({}, {body.getType()}));
   kernel.setPrivate();
   kernel->setAttr(kKernelAttrName, UnitAttr::get(ctx));
+  // A function-level #uop.opts overrides (hand experiments); else the
+  // kernel keeps the opts its point was given (`uop.opts` on the op that
+  // the kernel computes), and a strategy (uop-hand-opt, the search) chooses
+  // for the rest, kernel by kernel.
   if (Attribute opts = func->getAttr(kOptsAttrName))
     kernel->setAttr(kOptsAttrName, opts);
+  else if (Attribute own = u.getDefiningOp()->getAttr(kOptsAttrName))
+    kernel->setAttr(kOptsAttrName, own);
   b.setInsertionPointToEnd(kernel.addEntryBlock());
 
   // Buffers are renumbered 0..n-1 in toposort order (output last, once
@@ -255,6 +261,10 @@ LogicalResult Kernelizer::run() {
   // fuse-reduce asks for "never write the big intermediate": no staging either.
   if (!fuseReduce)
     stageBroadcastCompute();
+  // The seed's HandOpt.layout: before the materialization points are chosen,
+  // so that its stages are points.
+  if (layout && failed(layoutProgram(func)))
+    return failure();
 
   SmallVector<Value> rs = roots();
   DenseSet<Value> rootSet(rs.begin(), rs.end());
@@ -296,7 +306,7 @@ LogicalResult Kernelizer::run() {
 struct UopKernelizePass : uop::impl::UopKernelizePassBase<UopKernelizePass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(kernelizeModule(getOperation(), fuseReduce)))
+    if (failed(kernelizeModule(getOperation(), fuseReduce, layout)))
       signalPassFailure();
   }
 };
@@ -314,7 +324,7 @@ static bool isShapedProgram(func::FuncOp func) {
   return llvm::all_of(ret.getOperandTypes(), [](Type t) { return !isa<VoidType>(t); });
 }
 
-LogicalResult mlir::uop::kernelizeModule(ModuleOp module, bool fuseReduce) {
+LogicalResult mlir::uop::kernelizeModule(ModuleOp module, bool fuseReduce, bool layout) {
   SymbolTable symbols(module);
   llvm::StringMap<FlatSymbolRefAttr> bodies;
   SmallVector<func::FuncOp> programs;
@@ -328,7 +338,7 @@ LogicalResult mlir::uop::kernelizeModule(ModuleOp module, bool fuseReduce) {
     for (Value v : func.getBody().front().getTerminator()->getOperands())
       if (!v.getDefiningOp())
         return func.emitOpError("uop-kernelize: returns a block argument");
-    if (failed(Kernelizer(func, fuseReduce, symbols, bodies).run()))
+    if (failed(Kernelizer(func, fuseReduce, layout, symbols, bodies).run()))
       return failure();
   }
   return success();

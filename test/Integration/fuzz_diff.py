@@ -201,7 +201,7 @@ def generate(seed, i):
             "inputs": ins, "outputs": outputs, "variants": variants}
 
 
-VARIANT_ARGS = {"cpu": [], "emulate": ["--target=emulate"], "hand": ["--opt=hand"],
+VARIANT_ARGS = {"cpu": ["--opt=none"], "emulate": ["--target=emulate"], "hand": ["--opt=hand"],
                 "fuse": ["--fuse-reduce"]}
 
 

@@ -1,6 +1,6 @@
 //===- uop-compile.cpp - compile a uop program into a bundle ----*- C++ -*-===//
 //
-//   uop-compile PROGRAM [--target=cpu|emulate] [--opt=none|hand] [--fuse-reduce]
+//   uop-compile PROGRAM [--target=cpu|emulate|cuda] [--opt=none|hand|search] [--fuse-reduce]
 //               -o PROGRAM.uopx
 //
 // The compiling half of uop-run: the program (.uir or .mlir) is compiled by
@@ -43,7 +43,14 @@ static cl::opt<std::string> target("target",
                                    cl::init("cpu"));
 static cl::opt<bool> fuseReduce("fuse-reduce",
                                 cl::desc("Kernelize with reductions fused into their consumers"));
-static cl::opt<std::string> optMode("opt", cl::desc("none (default) or hand"), cl::init("none"));
+static cl::opt<std::string> optMode("opt",
+                                    cl::desc("hand (default: uop-layout and the seed's hand "
+                                             "rules), none (as written) or search (uop-search)"),
+                                    cl::init("hand"));
+static cl::opt<double> searchSeconds("search-seconds",
+                                     cl::desc("--opt=search: the time bound of one kernel's "
+                                              "search (default 60)"),
+                                     cl::init(60));
 static cl::opt<std::string> chip("chip", cl::desc("--target=cuda: the GPU architecture"),
                                  cl::init("sm_90"));
 
@@ -60,10 +67,15 @@ static int compileMain(int argc, char **argv) {
     options.target = *t;
   else
     fail("unknown --target '" + target + "' (expected cpu, emulate or cuda)");
-  if (optMode == "hand")
-    options.opt = mlir::uop::OptMode::Hand;
-  else if (optMode != "none")
-    fail("unknown --opt '" + optMode + "' (expected none or hand)");
+  if (auto m = mlir::uop::parseOptMode(optMode))
+    options.opt = *m;
+  else
+    fail("unknown --opt '" + optMode + "' (expected none, hand or search)");
+  if (options.opt == mlir::uop::OptMode::Search && options.target != mlir::uop::CompileTarget::CPU)
+    fail("--opt=search times kernels on this CPU: use it with --target=cpu");
+  if (!(searchSeconds >= 0))
+    fail("--search-seconds must be >= 0");
+  options.searchSeconds = searchSeconds;
   options.fuseReduce = fuseReduce;
   options.chip = chip;
 

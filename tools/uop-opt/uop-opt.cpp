@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Conversion/Passes.h"
+#include "Uop/ExecutionEngine/Passes.h"
 #include "Uop/IR/UopDialect.h"
 #include "Uop/Pipelines/Pipelines.h"
 #include "Uop/Support/LargeStack.h"
@@ -133,6 +134,8 @@ static int optMain(int argc, char **argv) {
 
   // uop's own passes and pipelines.
   mlir::uop::registerUopConversionPasses();
+  // uop-search compiles and times candidates through the execution engine.
+  mlir::uop::registerUopExecutionEnginePasses();
   mlir::uop::registerUopPipelines();
 
   // `.uir` inputs are imported first (by extension); everything else is MLIR.

@@ -1,9 +1,10 @@
 //===- uop-run.cpp - compile and run a uop program -------------*- C++ -*-===//
 //
-//   uop-run PROGRAM [--target=cpu|emulate] [--opt=none|hand] [--fuse-reduce]
+//   uop-run PROGRAM [--target=cpu|emulate|cuda] [--opt=none|hand|search]
+//           [--search-seconds=S] [--fuse-reduce]
 //           [--input SLOT=FILE.npy]... [--random-inputs[=SEED]]
 //           [--output FILE.npy | SLOT=FILE.npy]... [--print] [--print-plan]
-//           [--bench=N]
+//           [--bench=N] [--profile]
 //
 // A thin command line over the execution engine (mlir::uop::compile): it
 // reads the program (.uir or .mlir), compiles it, binds buffers to the
@@ -67,7 +68,19 @@ static cl::opt<uint64_t> benchRuns("bench", cl::desc("Time N runs; print the med
                                    cl::init(0));
 static cl::opt<bool> fuseReduce("fuse-reduce",
                                 cl::desc("Kernelize with reductions fused into their consumers"));
-static cl::opt<std::string> optMode("opt", cl::desc("none (default) or hand"), cl::init("none"));
+static cl::opt<std::string>
+    optMode("opt",
+            cl::desc("Who chooses the kernels' opts: hand (default: uop-layout and the seed's "
+                     "hand rules), none (the program as written) or search (uop-search: "
+                     "timed candidates, the winners cached)"),
+            cl::init("hand"));
+static cl::opt<double> searchSeconds("search-seconds",
+                                     cl::desc("--opt=search: the time bound of one kernel's "
+                                              "search (default 60)"),
+                                     cl::init(60));
+static cl::opt<bool> profile("profile",
+                             cl::desc("After the run, print one line per kernel: launches, "
+                                      "time, GFLOP/s, GB/s and its opts (CPU)"));
 
 namespace {
 
@@ -83,12 +96,15 @@ mlir::uop::CompileOptions compileOptions() {
     options.target = *t;
   else
     fail("unknown --target '" + target + "' (expected cpu, emulate or cuda)");
-  if (optMode == "hand")
-    options.opt = mlir::uop::OptMode::Hand;
-  else if (optMode == "search")
-    fail("--opt=search is not available yet (use --opt=none or --opt=hand)");
-  else if (optMode != "none")
-    fail("unknown --opt '" + optMode + "' (expected none or hand)");
+  if (auto m = mlir::uop::parseOptMode(optMode))
+    options.opt = *m;
+  else
+    fail("unknown --opt '" + optMode + "' (expected none, hand or search)");
+  if (options.opt == mlir::uop::OptMode::Search && options.target != mlir::uop::CompileTarget::CPU)
+    fail("--opt=search times kernels on the CPU: use it with --target=cpu");
+  if (!(searchSeconds >= 0))
+    fail("--search-seconds must be >= 0");
+  options.searchSeconds = searchSeconds;
   options.fuseReduce = fuseReduce;
   return options;
 }
@@ -112,6 +128,7 @@ static int runMain(int argc, char **argv) {
   request.outputs = outputs;
   request.print = printBuffers;
   request.bench = benchRuns;
+  request.profile = profile;
   if (randomInputs.getNumOccurrences()) {
     uint64_t s = 0;
     if (!randomInputs.empty() && StringRef(randomInputs).getAsInteger(10, s))

@@ -2,7 +2,7 @@
 //
 //   uop-runner PROGRAM.uopx [--input SLOT=FILE.npy]... [--random-inputs[=SEED]]
 //              [--output FILE.npy | SLOT=FILE.npy]... [--print] [--print-plan]
-//              [--bench=N]
+//              [--bench=N] [--profile]
 //
 // uop-run without the compiler: it loads a bundle (Bundle.h) that holds a
 // compiled program (a CPU shared library, or the PTX of CUDA kernels) and its
@@ -48,6 +48,8 @@ const char *kUsage =
     "  --print                    Print the values (or the buffers written)\n"
     "  --print-plan               Print the plan: buffers, and each kernel with its launches, "
     "work and opts\n"
+    "  --profile                  After the run, print one line per kernel: launches, time, "
+    "GFLOP/s, GB/s and its opts (CPU)\n"
     "  --random-inputs[=<SEED>]   Fill buffers without --input with random data (optional "
     "seed, default 0)\n";
 
@@ -55,7 +57,7 @@ struct Options {
   std::string program;
   std::vector<std::string> inputs, outputs;
   std::optional<std::string> randomInputs; ///< set: given, maybe with a seed
-  bool print = false, printPlan = false;
+  bool print = false, printPlan = false, profile = false;
   uint64_t bench = 0;
 };
 
@@ -105,6 +107,9 @@ Options parseArgs(int argc, char **argv) {
     } else if (name == "print-plan") {
       noValue();
       o.printPlan = true;
+    } else if (name == "profile") {
+      noValue();
+      o.profile = true;
     } else if (name == "bench") {
       std::string v = needValue();
       std::optional<uint64_t> n = rt::parseUnsigned(v);
@@ -132,6 +137,7 @@ int main(int argc, char **argv) {
   request.outputs = opts.outputs;
   request.print = opts.print;
   request.bench = opts.bench;
+  request.profile = opts.profile;
   if (opts.randomInputs) {
     uint64_t s = 0;
     if (!opts.randomInputs->empty()) {

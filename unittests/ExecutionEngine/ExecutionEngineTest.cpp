@@ -17,10 +17,14 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -67,12 +71,19 @@ func.func @main() -> tensor<16x16xf32> {
 }
 )mlir";
 
+/// The program as written: no layout, no opts.
+mlir::uop::CompileOptions asWritten() {
+  mlir::uop::CompileOptions o;
+  o.opt = mlir::uop::OptMode::None;
+  return o;
+}
+
 TEST_F(ExecutionEngineTest, PlanCacheAndCompileShareOnePath) {
   auto m = parse(kGemm);
   ASSERT_TRUE(m);
-  auto direct = mlir::uop::compile(*m, {});
+  auto direct = mlir::uop::compile(*m, asWritten());
   ASSERT_TRUE(succeeded(direct));
-  mlir::uop::PlanCache cache;
+  mlir::uop::PlanCache cache(asWritten());
   auto cached = cache.get(*m);
   ASSERT_TRUE(succeeded(cached));
   const rt::HostPlan &p1 = (*direct)->plan(), &p2 = (*cached)->plan();
@@ -102,7 +113,7 @@ TEST_F(ExecutionEngineTest, PlanCacheAndCompileShareOnePath) {
 TEST_F(ExecutionEngineTest, EmulateMapsKernelsAsForTheGPU) {
   auto m = parse(kGemm);
   ASSERT_TRUE(m);
-  mlir::uop::CompileOptions cpu, emulate;
+  mlir::uop::CompileOptions cpu = asWritten(), emulate;
   emulate.target = mlir::uop::CompileTarget::Emulate;
   auto onCpu = mlir::uop::compile(*m, cpu);
   auto emulated = mlir::uop::compile(*m, emulate);
@@ -120,17 +131,136 @@ TEST_F(ExecutionEngineTest, EmulateMapsKernelsAsForTheGPU) {
     EXPECT_NEAR((*v1)[0].as<float>()[i], (*v2)[0].as<float>()[i], 1e-5);
 }
 
-TEST_F(ExecutionEngineTest, HandOptsArePartOfThePlan) {
+TEST_F(ExecutionEngineTest, HandOptsAndLayoutAreTheDefault) {
   auto m = parse(kGemm);
   mlir::uop::CompileOptions hand;
-  hand.opt = mlir::uop::OptMode::Hand;
+  EXPECT_EQ(hand.opt, mlir::uop::OptMode::Hand);
+  EXPECT_NE(hand.str().find(" opt=hand "), std::string::npos) << hand.str();
   auto exe = mlir::uop::compile(*m, hand);
   ASSERT_TRUE(succeeded(exe));
-  // hand_opt_choice: a 4x4 register tile; 16*16*16 = 4096 < 2^16: no threads.
-  EXPECT_EQ((*exe)->plan().kernels[0].opts, "#uop.opts<upcast = {0: 4, 1: 4}>");
-  // A different option is a different plan.
-  mlir::uop::PlanCache none, withHand(hand);
+  // uop-layout stages B transposed (a kernel of its own, 256 elements: no
+  // opts), and the gemm reads it contiguously with hand_opt_choice's 4x4
+  // register tile; 16*16*16 = 4096 < 2^16: no threads.
+  const rt::HostPlan &plan = (*exe)->plan();
+  ASSERT_EQ(plan.kernels.size(), 2u);
+  EXPECT_EQ(plan.kernels[0].name, "e_1_16_16");
+  EXPECT_EQ(plan.kernels[0].opts, "#uop.opts<>");
+  EXPECT_EQ(plan.kernels[1].name, "r_16_16");
+  EXPECT_EQ(plan.kernels[1].opts, "#uop.opts<upcast = {0: 4, 1: 4}>");
+  rt::HostBuffer a = iota(256), b = iota(256, 2);
+  auto v = (*exe)->run({{0, &a}, {1, &b}});
+  ASSERT_TRUE(v.ok()) << v.error();
+  for (int i = 0; i < 256; ++i) {
+    float ref = 0;
+    for (int k = 0; k < 16; ++k)
+      ref += a.as<float>()[(i / 16) * 16 + k] * b.as<float>()[k * 16 + i % 16];
+    EXPECT_NEAR((*v)[0].as<float>()[i], ref, 1e-4);
+  }
+  // The opt level is part of the key: each a different plan.
+  mlir::uop::CompileOptions search = hand;
+  search.opt = mlir::uop::OptMode::Search;
+  mlir::uop::PlanCache none(asWritten()), withHand(hand), withSearch(search);
   EXPECT_NE(none.key(*m), withHand.key(*m));
+  EXPECT_NE(withHand.key(*m), withSearch.key(*m));
+  EXPECT_NE(none.key(*m), withSearch.key(*m));
+}
+
+TEST_F(ExecutionEngineTest, ProfileTimesEachKernelOfThePlan) {
+  auto m = parse(kGemm);
+  auto exe = mlir::uop::compile(*m, {});
+  ASSERT_TRUE(succeeded(exe));
+  rt::HostBuffer a = iota(256), b = iota(256, 2), c(rt::DType::F32, {256});
+  auto profile = (*exe)->profile({a.data(), b.data(), c.data()}, 2);
+  ASSERT_TRUE(profile.ok()) << profile.error();
+  const rt::HostPlan &plan = (*exe)->plan();
+  ASSERT_EQ(profile->size(), plan.kernels.size());
+  for (size_t i = 0; i < plan.kernels.size(); ++i) {
+    const rt::KernelProfile &k = (*profile)[i];
+    EXPECT_EQ(k.name, plan.kernels[i].name);
+    EXPECT_EQ(k.opts, plan.kernels[i].opts);
+    EXPECT_EQ(k.launches, 1u);
+    EXPECT_EQ(k.flops, plan.kernels[i].flops);
+    EXPECT_EQ(k.bytes, plan.kernels[i].bytes);
+    EXPECT_GE(k.seconds, 0);
+  }
+  // The profiled launches computed the program.
+  auto v = (*exe)->run({{0, &a}, {1, &b}});
+  ASSERT_TRUE(v.ok());
+  for (int i = 0; i < 256; ++i)
+    EXPECT_EQ(c.as<float>()[i], (*v)[0].as<float>()[i]);
+  // One line per kernel, then the total.
+  std::string text = rt::formatProfile(*profile);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3);
+  EXPECT_NE(text.find("profile: r_16_16 "), std::string::npos) << text;
+  EXPECT_NE(text.find("opts #uop.opts<upcast = {0: 4, 1: 4}>"), std::string::npos) << text;
+  EXPECT_NE(text.find("profile: total "), std::string::npos) << text;
+}
+
+TEST_F(ExecutionEngineTest, SearchChoosesCheckedOptsAndCachesThem) {
+  auto m = parse(kGemm);
+  mlir::uop::CompileOptions search;
+  search.opt = mlir::uop::OptMode::Search;
+  search.searchSeconds = 1;
+  auto kernelized = [&] {
+    OwningOpRef<ModuleOp> k = m->clone();
+    PassManager pm(&context);
+    mlir::uop::UopCpuPipelineOptions pipeline;
+    pipeline.opt = mlir::uop::OptMode::Search;
+    mlir::uop::buildUopKernelizeStage(pm, pipeline);
+    EXPECT_TRUE(succeeded(pm.run(*k)));
+    return k;
+  };
+  auto optsOf = [](ModuleOp mod, StringRef name) {
+    auto f = mod.lookupSymbol<func::FuncOp>(name);
+    Attribute a = f ? f->getAttr("uop.opts") : Attribute();
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (a)
+      a.print(os);
+    return s;
+  };
+  OwningOpRef<ModuleOp> first = kernelized();
+  std::string log1;
+  llvm::raw_string_ostream os1(log1);
+  ASSERT_TRUE(succeeded(mlir::uop::searchOpts(*first, search, os1)));
+  // Both kernels (B transposed, the gemm) searched: the reference and the
+  // hand choice at least, whatever the time bound.
+  EXPECT_NE(log1.find("uop-search: e_1_16_16: "), std::string::npos) << log1;
+  EXPECT_NE(log1.find("uop-search: r_16_16: "), std::string::npos) << log1;
+  EXPECT_EQ(log1.find("cached"), std::string::npos) << log1;
+  std::string winner = optsOf(*first, "r_16_16");
+  EXPECT_EQ(winner.rfind("#uop.opts<", 0), 0u) << winner;
+  // The second search of the same kernels compiles nothing: the winners are
+  // on disk.
+  OwningOpRef<ModuleOp> second = kernelized();
+  std::string log2;
+  llvm::raw_string_ostream os2(log2);
+  ASSERT_TRUE(succeeded(mlir::uop::searchOpts(*second, search, os2)));
+  EXPECT_NE(log2.find("uop-search: r_16_16: cached " + winner), std::string::npos) << log2;
+  EXPECT_EQ(log2.find("candidates"), std::string::npos) << log2;
+  EXPECT_EQ(optsOf(*second, "r_16_16"), winner);
+  // A kernel that names its opts is not searched.
+  OwningOpRef<ModuleOp> third = kernelized();
+  auto gemm = third->lookupSymbol<func::FuncOp>("r_16_16");
+  gemm->setAttr("uop.opts", parseAttribute("#uop.opts<thread = 0>", &context));
+  std::string log3;
+  llvm::raw_string_ostream os3(log3);
+  ASSERT_TRUE(succeeded(mlir::uop::searchOpts(*third, search, os3)));
+  EXPECT_EQ(log3.find("r_16_16"), std::string::npos) << log3;
+  EXPECT_EQ(optsOf(*third, "r_16_16"), "#uop.opts<thread = 0>");
+  // And the engine, end to end: the searched program computes the gemm.
+  auto exe = mlir::uop::compile(*m, search);
+  ASSERT_TRUE(succeeded(exe));
+  rt::HostBuffer a = iota(256), b = iota(256, 2);
+  auto v = (*exe)->run({{0, &a}, {1, &b}});
+  ASSERT_TRUE(v.ok());
+  for (int i = 0; i < 256; ++i) {
+    float ref = 0;
+    for (int k = 0; k < 16; ++k)
+      ref += a.as<float>()[(i / 16) * 16 + k] * b.as<float>()[k * 16 + i % 16];
+    EXPECT_NEAR((*v)[0].as<float>()[i], ref, 1e-4);
+  }
+  EXPECT_EQ((*exe)->plan().kernels.back().opts, winner);
 }
 
 TEST_F(ExecutionEngineTest, KernelGraphsRunInPlace) {

@@ -50,9 +50,15 @@ std::optional<CompileTarget> parseCompileTarget(StringRef name);
 /// cache's key).
 struct CompileOptions {
   CompileTarget target = CompileTarget::CPU;
-  /// Who chooses CPU kernels' opts (the emulated GPU always uses
-  /// gpu_opt_choice for kernels without opts).
-  OptMode opt = OptMode::None;
+  /// Who chooses CPU kernels' opts: the seed's hand rules with uop-layout
+  /// (the default, as the seed's Tensor defaults to HandOpt), none (the
+  /// program as written), or uop-search (timed candidates, see searchOpts).
+  /// The emulated GPU and CUDA always use gpu_opt_choice for kernels
+  /// without opts.
+  OptMode opt = OptMode::Hand;
+  /// opt=search: the time bound of one kernel's search, in seconds (the
+  /// reference and the hand choice are always timed). Not part of the key.
+  double searchSeconds = 60;
   /// uop-kernelize's fuse-reduce: reductions fused into their consumers.
   bool fuseReduce = false;
   /// Thread ranges run with OpenMP (else serially).
@@ -61,7 +67,7 @@ struct CompileOptions {
   /// CUDA: the GPU architecture the PTX is for.
   std::string chip = "sm_90";
 
-  /// A one-line description, e.g. "target=cpu opt=none fuse-reduce=0 openmp=1 O3 cpu=znver5".
+  /// A one-line description, e.g. "target=cpu opt=hand fuse-reduce=0 openmp=1 O3 cpu=znver5".
   std::string str() const;
 };
 
@@ -74,6 +80,21 @@ struct CompiledProgram {
   std::string library; ///< CPU and emulate: the shared library's path (in the cache)
   std::string ptx;     ///< CUDA: every kernel's `.entry`, named as plan.kernels
 };
+
+/// uop-search (the seed's search_opt, a small BEAM) on a kernelized module:
+/// every kernel that names no `#uop.opts` gets the fastest of a set of
+/// candidates (the seed's candidate_opts, wider register tiles, unroll 4
+/// and 8, cache tiles, each output axis as the thread axis; the best three
+/// varied twice), each compiled with `options` and timed on random data,
+/// and accepted only if it computes what the kernel without opts computes.
+/// A kernel's search stops after `options.searchSeconds`. The winner is
+/// cached on disk (uop::rt::cacheDir(), "<key>.search", checksummed) under
+/// the kernel's structure and the host CPU's name and features, so a second
+/// search of the same kernel compiles nothing. Writes one line per kernel to
+/// `log`: "uop-search: NAME: N candidates (R rejected) in S s, winner OPTS T
+/// ms (no opts T0 ms)", or "uop-search: NAME: cached OPTS". A kernel that
+/// divides by data is left for uop-hand-opt (random divisors may be 0).
+LogicalResult searchOpts(ModuleOp module, const CompileOptions &options, llvm::raw_ostream &log);
 
 /// Compiles `program` as `compile` does, without loading it.
 FailureOr<CompiledProgram> compileProgram(ModuleOp program, const CompileOptions &options);

@@ -13,12 +13,19 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::uop {
 
 /// Who chooses each kernel's `#uop.opts` (a kernel that has them keeps them).
-enum class OptMode { None, Hand };
+/// Hand and Search also run uop-layout in uop-kernelize (the seed's HandOpt
+/// and SearchOpt); None lowers the program as written (the seed's opt=None).
+enum class OptMode { None, Hand, Search };
+
+/// "none" / "hand" / "search", and back (nullopt for an unknown name).
+StringRef stringifyOptMode(OptMode mode);
+std::optional<OptMode> parseOptMode(StringRef name);
 
 /// Options of `uop-cpu-pipeline`.
 struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions> {
@@ -32,8 +39,12 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
       *this, "opt", llvm::cl::desc("How each kernel is mapped onto the CPU"),
       llvm::cl::init(OptMode::None),
       llvm::cl::values(
-          clEnumValN(OptMode::None, "none", "as the program says (#uop.opts)"),
-          clEnumValN(OptMode::Hand, "hand", "the seed's hand rules (uop-hand-opt target=cpu)"))};
+          clEnumValN(OptMode::None, "none", "as the program says (#uop.opts), no uop-layout"),
+          clEnumValN(OptMode::Hand, "hand",
+                     "uop-layout, then the seed's hand rules (uop-hand-opt target=cpu)"),
+          clEnumValN(OptMode::Search, "search",
+                     "uop-layout; the execution engine times candidate opts (uop-search); "
+                     "this pipeline alone, which runs no code, falls back to uop-hand-opt"))};
   PassOptions::Option<bool> hostTempsAsArgs{
       *this, "host-temps-as-args",
       llvm::cl::desc("uop-lower-host: temporaries are host arguments, not allocated in it"),
@@ -42,7 +53,9 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
 
 /// The stages of the CPU pipeline, for a driver that works between them
 /// (the execution engine reads the kernels' opts and work after linearizing):
-/// L1 -> kernels + host (uop-kernelize, then uop-hand-opt for opt=hand);
+/// L1 -> kernels + host (uop-kernelize, with uop-layout unless opt=none,
+/// then uop-hand-opt for opt=hand; for opt=search the caller chooses the
+/// opts: the execution engine runs uop-search here);
 void buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
 /// kernels (L1 or L2) -> L3 (uop-rangeify, uop-linearize on each function);
 void buildUopLinearizeStage(OpPassManager &pm);

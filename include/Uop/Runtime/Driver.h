@@ -34,6 +34,7 @@ struct RunRequest {
   std::vector<std::string> outputs; ///< FILE.npy (the next value) or SLOT=FILE.npy
   bool print = false;               ///< print the values (or the buffers written)
   uint64_t bench = 0;               ///< time this many runs instead of one
+  bool profile = false;             ///< then print one line per kernel (its best of 3 runs)
 };
 
 /// Splits "SLOT=FILE" of `--flag` (an error names the flag).

@@ -37,6 +37,28 @@ namespace uop::rt {
 
 class CudaProgram;
 
+/// One kernel's share of a profiled run (see Executable::profile).
+struct KernelProfile {
+  std::string name;
+  unsigned launches = 0; ///< launches in one run
+  double seconds = 0;    ///< time of all its launches in one run
+  double flops = 0;      ///< of all its launches
+  double bytes = 0;      ///< of all its launches
+  std::string opts;      ///< the #uop.opts it was lowered with
+};
+
+/// The entry point a CPU library has for each kernel of its plan, besides
+/// `uop_entry`: `void uop_kernel_NAME(void **args)`, args[i] the kernel's
+/// i-th buffer (what profiling calls, one launch at a time).
+std::string kernelEntryName(const std::string &kernel);
+
+/// Whether $UOP_PROFILE asks embedders' runs to be profiled (set, not "0").
+bool profileRequested();
+
+/// The profile as lines, one per kernel in plan order: "NAME  N launch(es)
+/// T ms  G GFLOP/s  B GB/s  opts OPTS", then a total line.
+std::string formatProfile(const std::vector<KernelProfile> &profile);
+
 /// Where an executable's kernels run.
 enum class Backend { CPU, CUDA };
 
@@ -91,6 +113,14 @@ public:
   /// buffers hold what runs + 1 runs leave, on both backends.
   Result<std::vector<double>> bench(const std::vector<void *> &args, int runs);
 
+  /// Runs the plan's launches one at a time (after one warm-up run of the
+  /// whole program), timing each, `runs` times; returns each kernel's best
+  /// run (the least time of its launches in one run), in plan order, with
+  /// its work from the plan. `args` as for runRaw. CPU only: the library's
+  /// per-kernel entry points (kernelEntryName); a CUDA executable or an old
+  /// library without them is an error.
+  Result<std::vector<KernelProfile>> profile(const std::vector<void *> &args, int runs = 1);
+
   /// The values of a shaped program after a run, copied out of the argument
   /// buffers (one per non-temporary argument, in plan order) with their shapes.
   std::vector<HostBuffer> values(const std::vector<const HostBuffer *> &argBuffers) const;
@@ -101,6 +131,11 @@ private:
              std::unique_ptr<CudaProgram> program);
   /// Checks `b` against argument `i` of the plan.
   Result<bool> check(size_t i, const HostBuffer &b) const;
+  /// Fills `scratch` with every argument of the plan (temporaries the
+  /// executable's own) from the non-temporary `args`.
+  Result<bool> bind(const std::vector<void *> &args);
+  /// runRaw without $UOP_PROFILE.
+  Result<bool> runPlain(const std::vector<void *> &args);
 
   HostPlan hostPlan;
   std::string libraryPath;

@@ -39,7 +39,8 @@ struct CpuCodegenOptions {
 /// Adds `void uop_entry(void **args)` to an LLVM-dialect module: it calls
 /// `kernel` with args[i] as its i-th pointer argument, so the runtime can
 /// call any kernel through one signature.
-LogicalResult addPackedEntry(ModuleOp module, StringRef kernel);
+/// `entry` names the wrapper (uop_kernel_NAME for a kernel's own entry).
+LogicalResult addPackedEntry(ModuleOp module, StringRef kernel, StringRef entry = "uop_entry");
 
 /// Translates an LLVM-dialect module to LLVM IR and optimizes it for the
 /// target. Returns null after emitting a diagnostic on `module`.

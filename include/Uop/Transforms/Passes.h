@@ -5,6 +5,7 @@
 
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopSymbolic.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
@@ -29,7 +30,15 @@ Value inlineCall(RewriterBase &rewriter, CallOp call);
 
 /// Kernelizes every shaped program in `module` (the seed's make_plan): see
 /// the uop-kernelize pass.
-LogicalResult kernelizeModule(ModuleOp module, bool fuseReduce = false);
+/// With `layout`, uop-layout runs on each program after detach stripping
+/// and stage_broadcast_compute, before the materialization points are
+/// chosen (where the seed's HandOpt runs it).
+LogicalResult kernelizeModule(ModuleOp module, bool fuseReduce = false, bool layout = false);
+
+/// The seed's `layout_pass` on one shaped program (see uop-layout): movement
+/// ops pushed to the leaves, strided operands broadcast into a reduce staged.
+/// Returns the number of values staged.
+FailureOr<unsigned> layoutProgram(func::FuncOp func);
 
 #define GEN_PASS_REGISTRATION
 #include "Uop/Transforms/Passes.h.inc"

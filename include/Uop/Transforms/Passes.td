@@ -107,8 +107,46 @@ def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
   let options = [
     Option<"fuseReduce", "fuse-reduce", "bool", /*default=*/"false",
            "Fuse reductions into their consumers (no REDUCE materializes; "
-           "reductions nest, as flash attention needs)">];
+           "reductions nest, as flash attention needs)">,
+    Option<"layout", "layout", "bool", /*default=*/"false",
+           "Run uop-layout after detach stripping and stage_broadcast_compute, before "
+           "the materialization points are chosen (the seed's HandOpt.layout; "
+           "uop-cpu-pipeline sets it for opt=hand and opt=search)">];
   let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def UopLayoutPass : Pass<"uop-layout", "::mlir::ModuleOp"> {
+  let summary = "Make the innermost reduce axis contiguous: stage strided operands (the seed's layout_pass)";
+  let description = [{
+    The seed's `layout_pass` (uopc/opt.py), on every shaped program (and
+    kernel) of the module. Movement ops commute with elementwise ops, so
+    they are first pushed through them to the leaves
+    (`permute(a * b) -> permute(a) * permute(b)`): every view chain then ends
+    at real data (a `uop.buffer`, `uop.reduce` or `uop.stage`). Every view
+    feeding a `uop.reduce` is probed for the distance in memory between
+    consecutive elements of its last axis (the reduce axis). A view with a
+    stride other than 0 or 1 whose value is broadcast into the reduce (its
+    chain below the `expand`s has no more elements than its base and fewer
+    than the reduce's source) is wrapped in a `uop.stage` below the
+    broadcast, when the staged copy makes the stride 1: the copy costs the
+    operand's size, the reduce it feeds is usually much bigger. This turns
+    `A @ B` (B read down its columns) into a dot product of rows; an operand
+    already contiguous along the reduce axis (`A @ B^T` stored transposed)
+    is left alone.
+
+    `uop-kernelize{layout=true}` runs it where the seed does: after detach
+    stripping and `stage_broadcast_compute`, before the materialization
+    points; `uop-cpu-pipeline` asks for that with `opt=hand` and
+    `opt=search` (the seed's `HandOpt` and `SearchOpt`).
+
+    ```mlir
+    %bt = uop.permute %b, [1, 0] : tensor<64x64xf32>
+    %b3 = uop.reshape %bt, [1, 64, 64] : tensor<64x64xf32>
+    // -> %s = uop.stage %b3 : tensor<1x64x64xf32>, then the expand of %s
+    ```
+  }];
+  let statistics = [
+    Statistic<"numStaged", "values-staged", "Strided operands staged">];
 }
 
 def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {

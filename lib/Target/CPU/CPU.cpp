@@ -28,7 +28,7 @@
 
 using namespace mlir;
 
-LogicalResult mlir::uop::addPackedEntry(ModuleOp module, StringRef kernel) {
+LogicalResult mlir::uop::addPackedEntry(ModuleOp module, StringRef kernel, StringRef entryName) {
   auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(kernel);
   if (!fn)
     return emitError(module.getLoc(), "no LLVM function @") << kernel << " to wrap";
@@ -38,7 +38,7 @@ LogicalResult mlir::uop::addPackedEntry(ModuleOp module, StringRef kernel) {
   Location loc = fn.getLoc();
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   auto entryType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), {ptrType});
-  auto entry = LLVM::LLVMFuncOp::create(b, loc, "uop_entry", entryType);
+  auto entry = LLVM::LLVMFuncOp::create(b, loc, entryName, entryType);
   Block *body = entry.addEntryBlock(b);
   b.setInsertionPointToStart(body);
   SmallVector<Value> args;

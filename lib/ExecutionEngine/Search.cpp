@@ -1,0 +1,476 @@
+//===- Search.cpp - uop-search: time candidate opts, keep the fastest -*- C++ -*-===//
+//
+// The seed's `search_opt` (uopc/opt.py) as a small BEAM: every kernel that
+// names no opts gets the fastest of a set of candidate `#uop.opts`, each
+// compiled and run through the execution engine on random data, and
+// accepted only if it computes what the kernel computes without opts. The
+// winner is kept in the on-disk cache (a checksummed entry like the others)
+// under the kernel's structure and the host CPU, so a second run of the same
+// program searches nothing (tinygrad's BEAM cache).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/ExecutionEngine/ExecutionEngine.h"
+#include "Uop/ExecutionEngine/Passes.h"
+
+#include "Uop/IR/UopOps.h"
+#include "Uop/Runtime/Cache.h"
+#include "Uop/Transforms/Passes.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPSEARCHPASS
+#include "Uop/ExecutionEngine/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+namespace rt = ::uop::rt;
+
+/// Bumped whenever a cached winner may no longer be what a search would
+/// find for the same kernel (candidates, codegen), or the entry's form
+/// changes.
+static constexpr const char *kSearchFormat = "uop-search 1";
+
+namespace {
+
+/// One candidate while the search builds it (maps keyed by axis).
+struct Cand {
+  std::map<int64_t, int64_t> upcast, tile;
+  int64_t thread = -1, unroll = 1;
+
+  OptsAttr toAttr(MLIRContext *ctx) const {
+    auto flat = [](const std::map<int64_t, int64_t> &m) {
+      SmallVector<int64_t> v;
+      for (auto [axis, f] : m)
+        v.append({axis, f});
+      return v;
+    };
+    return OptsAttr::get(ctx, flat(upcast), thread, unroll, flat(tile), false, {});
+  }
+  static Cand fromAttr(OptsAttr a) {
+    Cand c;
+    for (size_t i = 0; i + 1 < a.getUpcast().size(); i += 2)
+      c.upcast[a.getUpcast()[i]] = a.getUpcast()[i + 1];
+    for (size_t i = 0; i + 1 < a.getTile().size(); i += 2)
+      c.tile[a.getTile()[i]] = a.getTile()[i + 1];
+    c.thread = a.getThread();
+    c.unroll = a.getUnroll();
+    return c;
+  }
+};
+
+std::string printAttr(Attribute a) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  a.print(os);
+  return s;
+}
+
+/// The host CPU as the search cache keys it: its name and every feature it
+/// has (a winner measured on one CPU says nothing about another).
+std::string hostCpu() {
+  std::string s = llvm::sys::getHostCPUName().str();
+  std::vector<std::string> on;
+  for (auto &f : llvm::sys::getHostCPUFeatures())
+    if (f.second)
+      on.push_back(f.first().str());
+  std::sort(on.begin(), on.end());
+  for (const std::string &f : on)
+    s += " +" + f;
+  return s;
+}
+
+/// The kernel as text under a fixed name: its structure.
+std::string kernelText(func::FuncOp kernel) {
+  OpBuilder b(kernel.getContext());
+  auto copy = cast<func::FuncOp>(kernel->clone());
+  copy.setSymName("kernel");
+  copy->removeAttr(kOptsAttrName);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  copy.print(os, OpPrintingFlags().useLocalScope());
+  copy.erase();
+  return s;
+}
+
+/// A one-kernel program: `kernel` (with `opts`) and a host launching it on
+/// its buffer slots, as uop-kernelize would make it.
+OwningOpRef<ModuleOp> singleKernelProgram(func::FuncOp kernel, OptsAttr opts) {
+  MLIRContext *ctx = kernel.getContext();
+  OpBuilder b(ctx);
+  Location loc = kernel.getLoc();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+  auto k = cast<func::FuncOp>(b.clone(*kernel));
+  k.setSymName("k");
+  k->setAttr(kOptsAttrName, opts);
+  std::map<int64_t, Type> slots;
+  k.walk([&](BufferOp buf) { slots[buf.getSlotAttr().getInt()] = buf.getType(); });
+  Type result = kernel.getFunctionType().getResult(0);
+  auto main = func::FuncOp::create(b, loc, "main", b.getFunctionType({}, {result}));
+  main->setAttr(kHostAttrName, UnitAttr::get(ctx));
+  b.setInsertionPointToEnd(main.addEntryBlock());
+  SmallVector<Value> args;
+  for (auto [slot, type] : slots)
+    args.push_back(BufferOp::create(b, loc, type, b.getI64IntegerAttr(slot)));
+  Value r = LaunchOp::create(b, loc, result, FlatSymbolRefAttr::get(ctx, "k"), args);
+  func::ReturnOp::create(b, loc, r);
+  return module;
+}
+
+/// Whether `kernel` divides by data (a random divisor may be 0: running it
+/// on random data could trap, so such kernels are not searched).
+bool dividesByData(func::FuncOp kernel) {
+  return kernel
+      .walk([](Operation *op) {
+        if (!isa<FloorDivOp, FloorModOp>(op))
+          return WalkResult::advance();
+        Operation *d = op->getOperand(1).getDefiningOp();
+        return d && d->hasTrait<OpTrait::ConstantLike>() ? WalkResult::advance()
+                                                          : WalkResult::interrupt();
+      })
+      .wasInterrupted();
+}
+
+int64_t reduceSize(func::FuncOp kernel) {
+  int64_t size = 1;
+  kernel.walk([&](ReduceOp r) {
+    ArrayRef<int64_t> shape = getShape(r.getSrc().getType());
+    int64_t pop = std::min<int64_t>(r.getPop(), shape.size());
+    int64_t p = 1;
+    for (int64_t d : shape.take_back(pop))
+      p *= d;
+    size = std::max(size, p);
+  });
+  return size;
+}
+
+/// What uop-hand-opt target=cpu chooses for `kernel` (run on a copy).
+OptsAttr handChoice(func::FuncOp kernel) {
+  OwningOpRef<ModuleOp> m = ModuleOp::create(kernel.getLoc());
+  OpBuilder b(kernel.getContext());
+  b.setInsertionPointToEnd(m->getBody());
+  auto k = cast<func::FuncOp>(b.clone(*kernel));
+  PassManager pm(kernel.getContext());
+  pm.addPass(createUopHandOptPass());
+  if (failed(pm.run(*m)))
+    return {};
+  return k->getAttrOfType<OptsAttr>(kOptsAttrName);
+}
+
+/// One compiled candidate, ready to time.
+struct Trial {
+  std::unique_ptr<rt::Executable> exe;
+  std::vector<void *> args;
+  rt::HostBuffer *out = nullptr;
+};
+
+class Searcher {
+public:
+  Searcher(func::FuncOp kernel, const CompileOptions &options) : kernel(kernel), options(options) {
+    this->options.opt = OptMode::None; // the kernel names its opts
+  }
+
+  /// Compiles, runs and checks `c`; its time in seconds, or nullopt when it
+  /// fails to compile or computes something else.
+  std::optional<double> evaluate(OptsAttr opts) {
+    OwningOpRef<ModuleOp> program = singleKernelProgram(kernel, opts);
+    FailureOr<std::unique_ptr<rt::Executable>> exe = [&] {
+      // A candidate that does not compile is only rejected.
+      ScopedDiagnosticHandler quiet(kernel.getContext(), [](Diagnostic &) { return success(); });
+      return compile(*program, options);
+    }();
+    if (failed(exe))
+      return std::nullopt;
+    const rt::HostPlan &plan = (*exe)->plan();
+    std::vector<void *> args;
+    rt::HostBuffer out;
+    bool haveOut = false;
+    for (const rt::PlanArg &a : plan.args) {
+      if (a.kind == rt::PlanArg::Temp)
+        continue;
+      if (a.kind == rt::PlanArg::Input) {
+        auto it = inputs.find(a.slot);
+        if (it == inputs.end()) {
+          rt::HostBuffer b(a.dtype, {a.numel});
+          b.fillRandom(0x5eed + a.slot);
+          it = inputs.emplace(a.slot, std::move(b)).first;
+        }
+        args.push_back(it->second.data());
+      } else {
+        if (haveOut)
+          return std::nullopt; // one kernel writes one buffer
+        out = rt::HostBuffer(a.dtype, {a.numel});
+        haveOut = true;
+        args.push_back(out.data());
+      }
+    }
+    if (!haveOut)
+      return std::nullopt;
+    // The first run warms up and is checked; then enough runs to time it.
+    auto t0 = std::chrono::steady_clock::now();
+    if (!(*exe)->runRaw(args))
+      return std::nullopt;
+    double first = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!reference) {
+      reference = std::move(out);
+    } else if (!matches(out, *reference)) {
+      return std::nullopt;
+    }
+    int reps = std::clamp<int>(int(0.05 / std::max(first, 1e-6)), 1, 10);
+    auto times = (*exe)->bench(args, reps);
+    if (!times)
+      return std::nullopt;
+    return std::min(first, times->front());
+  }
+
+private:
+  /// Equal up to float reassociation (upcast and unroll reorder the sums).
+  static bool matches(const rt::HostBuffer &got, const rt::HostBuffer &want) {
+    if (got.dtype() != want.dtype() || got.numel() != want.numel())
+      return false;
+    bool exact = got.dtype() == rt::DType::I32 || got.dtype() == rt::DType::Bool;
+    double scale = 0;
+    for (int64_t i = 0; i < want.numel(); ++i)
+      if (std::isfinite(want.getDouble(i)))
+        scale = std::max(scale, std::fabs(want.getDouble(i)));
+    double tol = got.dtype() == rt::DType::F16 ? 1e-2 : 1e-4;
+    for (int64_t i = 0; i < want.numel(); ++i) {
+      double g = got.getDouble(i), w = want.getDouble(i);
+      if (exact ? g != w
+                : !(std::isnan(g) && std::isnan(w)) &&
+                      !(g == w || std::fabs(g - w) <= tol * (std::fabs(w) + 1e-2 * scale + 1e-6)))
+        return false;
+    }
+    return true;
+  }
+
+  func::FuncOp kernel;
+  CompileOptions options;
+  std::map<int64_t, rt::HostBuffer> inputs;
+  std::optional<rt::HostBuffer> reference;
+};
+
+/// The seed's candidate_opts plus what a wider CPU needs: register tiles up
+/// to 8x8 and 4x16/16x4, unroll 4 and 8, cache tiles of 32..256, and every
+/// output axis (or none) as the thread axis. `hand` is hand_opt_choice.
+/// Round 1 is the register tiles; round 2 varies the best few's unroll,
+/// tiles and threads (the beam).
+SmallVector<Cand> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize, const Cand &hand) {
+  SmallVector<Cand> out;
+  SmallVector<int64_t> outs;
+  for (auto [a, s] : llvm::enumerate(shape))
+    if (s > 1)
+      outs.push_back(a);
+  ArrayRef<int64_t> last2 = ArrayRef<int64_t>(outs).take_back(2);
+  static const std::pair<int64_t, int64_t> factors[] = {
+      {2, 2}, {4, 4}, {8, 4}, {4, 8}, {8, 8}, {16, 2}, {2, 16}, {4, 16}, {16, 4}, {2, 8}, {8, 2}};
+  for (int64_t a : last2)
+    for (int64_t b : last2)
+      for (auto [fa, fb] : factors) {
+        Cand c;
+        c.upcast[a] = fa;
+        if (a != b)
+          c.upcast[b] = fb;
+        if (!llvm::all_of(c.upcast, [&](auto &kv) { return shape[kv.first] % kv.second == 0; }))
+          continue;
+        c.thread = hand.thread;
+        // The thread axis must keep at least 2 iterations.
+        if (c.thread >= 0 && shape[c.thread] / (c.upcast.count(c.thread) ? c.upcast[c.thread] : 1) < 2)
+          c.thread = -1;
+        out.push_back(c);
+        if (rsize % 4 == 0) {
+          c.unroll = 4;
+          out.push_back(c);
+        }
+      }
+  return out;
+}
+
+SmallVector<Cand> refineCandidates(ArrayRef<int64_t> shape, int64_t rsize, const Cand &base) {
+  SmallVector<Cand> out;
+  SmallVector<int64_t> outs;
+  for (auto [a, s] : llvm::enumerate(shape))
+    if (s > 1)
+      outs.push_back(a);
+  auto upcastOf = [&](const Cand &c, int64_t a) {
+    auto it = c.upcast.find(a);
+    return it == c.upcast.end() ? int64_t(1) : it->second;
+  };
+  for (int64_t u : {int64_t(1), int64_t(4), int64_t(8)})
+    if (u != base.unroll && rsize % u == 0 && rsize >= u) {
+      Cand c = base;
+      c.unroll = u;
+      out.push_back(c);
+    }
+  for (int64_t t = -1; t < (int64_t)shape.size(); ++t)
+    if (t != base.thread && (t < 0 || shape[t] / upcastOf(base, t) >= 2)) {
+      Cand c = base;
+      c.thread = t;
+      out.push_back(c);
+    }
+  for (int64_t t : {32, 64, 128, 256}) {
+    Cand c = base;
+    c.tile.clear();
+    for (int64_t a : ArrayRef<int64_t>(outs).take_back(2))
+      if (shape[a] % t == 0 && shape[a] > t && t % upcastOf(base, a) == 0)
+        c.tile[a] = t;
+    if (!c.tile.empty())
+      out.push_back(c);
+  }
+  return out;
+}
+
+} // namespace
+
+LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &options,
+                                    llvm::raw_ostream &log) {
+  MLIRContext *ctx = module.getContext();
+  std::string cpu = hostCpu();
+  for (auto kernel : module.getOps<func::FuncOp>()) {
+    if (!isKernel(kernel) || kernel.isDeclaration() || kernel->hasAttr(kOptsAttrName) ||
+        kernel.getNumResults() != 1 || isa<VoidType>(kernel.getResultTypes()[0]))
+      continue;
+    std::string name = kernel.getSymName().str();
+    if (dividesByData(kernel)) {
+      log << "uop-search: " << name << ": not searched (it divides by data; random inputs may "
+          << "divide by 0): hand opts\n";
+      continue; // uop-hand-opt chooses
+    }
+    std::string keyText;
+    {
+      llvm::raw_string_ostream os(keyText);
+      os << kSearchFormat << "\ncpu=" << cpu << "\nopenmp=" << options.openmp
+         << " O" << options.codegen.optLevel << " codegen-cpu=" << options.codegen.cpu << "\n"
+         << kernelText(kernel);
+    }
+    std::string key = rt::hashKey(keyText);
+
+    // A second run of the same kernel on this CPU searches nothing.
+    if (std::string path = rt::cacheLookup(key, ".search"); !path.empty()) {
+      std::ifstream f(path);
+      std::string header, line;
+      OptsAttr cached;
+      if (std::getline(f, header) && header == kSearchFormat && std::getline(f, line) &&
+          line.rfind("opts ", 0) == 0) {
+        ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+        cached = dyn_cast_or_null<OptsAttr>(parseAttribute(line.substr(5), ctx));
+      }
+      if (cached) {
+        kernel->setAttr(kOptsAttrName, cached);
+        log << "uop-search: " << name << ": cached " << printAttr(cached) << "\n";
+        continue;
+      }
+      log << "uop: warning: the search cache entry " << path
+          << " does not hold opts; rebuilding it\n";
+      rt::cacheRemove(key, ".search");
+    }
+
+    auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    ArrayRef<int64_t> shape = getShape(kernel.getResultTypes()[0]);
+    int64_t rsize = reduceSize(kernel);
+    Searcher searcher(kernel, options);
+    llvm::StringSet<> seen;
+    unsigned tried = 0, rejected = 0;
+    std::vector<std::pair<double, Cand>> timed;
+    auto tryOne = [&](const Cand &c, bool always) {
+      OptsAttr attr = c.toAttr(ctx);
+      if (!seen.insert(printAttr(attr)).second)
+        return;
+      if (!always && elapsed() > options.searchSeconds)
+        return;
+      ++tried;
+      if (std::optional<double> t = searcher.evaluate(attr))
+        timed.push_back({*t, c});
+      else
+        ++rejected;
+    };
+    // The reference (no opts) first: every other candidate is checked
+    // against what it computes.
+    tryOne(Cand(), true);
+    if (timed.empty()) {
+      log << "uop-search: " << name << ": the kernel does not run without opts; hand opts\n";
+      continue;
+    }
+    double none = timed.front().first;
+    Cand hand;
+    if (OptsAttr h = handChoice(kernel))
+      hand = Cand::fromAttr(h);
+    tryOne(hand, true);
+    for (const Cand &c : tileCandidates(shape, rsize, hand))
+      tryOne(c, false);
+    // The beam: the best 3 so far, varied.
+    for (int round = 0; round < 2; ++round) {
+      std::sort(timed.begin(), timed.end(),
+                [](const auto &a, const auto &b) { return a.first < b.first; });
+      SmallVector<Cand> beam;
+      for (size_t i = 0; i < std::min<size_t>(3, timed.size()); ++i)
+        beam.push_back(timed[i].second);
+      for (const Cand &b : beam)
+        for (const Cand &c : refineCandidates(shape, rsize, b))
+          tryOne(c, false);
+    }
+    std::sort(timed.begin(), timed.end(),
+              [](const auto &a, const auto &b) { return a.first < b.first; });
+    auto [best, winner] = timed.front();
+    OptsAttr attr = winner.toAttr(ctx);
+    kernel->setAttr(kOptsAttrName, attr);
+    log << "uop-search: " << name << ": " << tried << " candidates (" << rejected
+        << " rejected) in " << llvm::format("%.2f", elapsed()) << " s"
+        << (elapsed() > options.searchSeconds ? " (time bound reached)" : "") << ", winner "
+        << printAttr(attr) << " " << llvm::format("%.3f", best * 1e3) << " ms (no opts "
+        << llvm::format("%.3f", none * 1e3) << " ms)\n";
+
+    // Publish the winner (a failure only costs the next run a search).
+    std::string tmp = rt::cacheTempPath(".search");
+    {
+      std::ofstream f(tmp);
+      f << kSearchFormat << "\nopts " << printAttr(attr) << "\n";
+    }
+    (void)rt::cacheInstall(tmp, key, ".search");
+  }
+  return success();
+}
+
+namespace {
+struct UopSearchPass : mlir::uop::impl::UopSearchPassBase<UopSearchPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (!(searchSeconds >= 0)) {
+      emitError(getOperation().getLoc(), "uop-search: search-seconds must be >= 0, got ")
+          << searchSeconds;
+      return signalPassFailure();
+    }
+    CompileOptions options;
+    options.searchSeconds = searchSeconds;
+    options.openmp = openmp;
+    unsigned before = 0, after = 0;
+    for (auto k : getOperation().getOps<func::FuncOp>())
+      before += isKernel(k) && k->hasAttr(kOptsAttrName);
+    if (failed(searchOpts(getOperation(), options, llvm::errs())))
+      return signalPassFailure();
+    for (auto k : getOperation().getOps<func::FuncOp>())
+      after += isKernel(k) && k->hasAttr(kOptsAttrName);
+    numSearched += after - before;
+  }
+};
+} // namespace
