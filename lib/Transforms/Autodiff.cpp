@@ -15,8 +15,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
-#include <cmath>
 #include "llvm/Support/MathExtras.h"
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::uop;

@@ -100,10 +100,9 @@ struct UopGradientPass : uop::impl::UopGradientPassBase<UopGradientPass> {
           continue;
         auto [it, inserted] = inputs.try_emplace(static_cast<int64_t>(buf.getSlot()), buf);
         if (!inserted)
-          return fail(buf.emitError()
-                      << "uop-gradient: slot " << buf.getSlot() << " is read as "
-                      << it->second.getType() << " and as " << buf.getType()
-                      << "; differentiate a program that reads each slot once");
+          return fail(buf.emitError() << "uop-gradient: slot " << buf.getSlot() << " is read as "
+                                      << it->second.getType() << " and as " << buf.getType()
+                                      << "; differentiate a program that reads each slot once");
       }
     }
     const char *what = bySlot ? "buffer slot" : "argument";
@@ -119,10 +118,11 @@ struct UopGradientPass : uop::impl::UopGradientPassBase<UopGradientPass> {
     for (int64_t i : wrt) {
       auto it = inputs.find(i);
       if (it == inputs.end()) {
-        auto d = fn.emitError() << "uop-gradient: wrt=" << i << ": @" << funcName
-                                << (bySlot ? " reads no tensor uop.buffer slot " : " has no argument ")
-                                << i << " (it has " << inputs.size() << " " << what
-                                << (inputs.size() == 1 ? "" : "s");
+        auto d =
+            fn.emitError() << "uop-gradient: wrt=" << i << ": @" << funcName
+                           << (bySlot ? " reads no tensor uop.buffer slot " : " has no argument ")
+                           << i << " (it has " << inputs.size() << " " << what
+                           << (inputs.size() == 1 ? "" : "s");
         if (bySlot && !inputs.empty()) {
           d << ":";
           for (auto &kv : inputs)
@@ -132,9 +132,9 @@ struct UopGradientPass : uop::impl::UopGradientPassBase<UopGradientPass> {
         return fail(d);
       }
       if (!isFloatDType(getDType(it->second.getType())))
-        return fail(fn.emitError() << "uop-gradient: wrt=" << i << ": " << what << " " << i
-                                   << " is " << it->second.getType()
-                                   << "; gradients are of float inputs");
+        return fail(fn.emitError()
+                    << "uop-gradient: wrt=" << i << ": " << what << " " << i << " is "
+                    << it->second.getType() << "; gradients are of float inputs");
       targets.push_back(it->second);
     }
 
