@@ -153,6 +153,14 @@ struct UopGradientPass : uop::impl::UopGradientPassBase<UopGradientPass> {
       types.push_back(v.getType());
     gfn.setFunctionType(FunctionType::get(&getContext(), body.getArgumentTypes(), types));
     hashCons(gfn);
+    // The rules build both operands' gradients of a mul, one of which may be
+    // off the path: drop what nothing uses.
+    SmallVector<Operation *> ops;
+    for (Operation &op : body.without_terminator())
+      ops.push_back(&op);
+    for (Operation *op : llvm::reverse(ops))
+      if (op->use_empty() && isMemoryEffectFree(op))
+        op->erase();
     if (replace) {
       gfn.setSymName(funcName);
       fn.erase();
