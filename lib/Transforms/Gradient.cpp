@@ -132,7 +132,7 @@ struct UopGradientPass : uop::impl::UopGradientPassBase<UopGradientPass> {
         return fail(d);
       }
       if (!isFloatDType(getDType(it->second.getType())))
-        return fail(fn.emitError()
+        return fail(emitError(it->second.getLoc())
                     << "uop-gradient: wrt=" << i << ": " << what << " " << i << " is "
                     << it->second.getType() << "; gradients are of float inputs");
       targets.push_back(it->second);
