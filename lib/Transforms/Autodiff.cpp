@@ -233,8 +233,25 @@ static FailureOr<SmallVector<Value>> rule(OpBuilder &b, Operation *op, Value g) 
          failure();
 }
 
+/// A uop value (a scalar or a tensor of a uop dtype), not memory or an effect.
+static bool isValue(Type t) {
+  Type d = isa<RankedTensorType>(t) ? cast<RankedTensorType>(t).getElementType() : t;
+  return d.isInteger(1) || d.isInteger(32) || isFloatDType(d);
+}
+
 FailureOr<SmallVector<Value>> mlir::uop::gradient(OpBuilder &b, Value root,
                                                   ArrayRef<Value> targets) {
+  if (!isValue(root.getType()))
+    return emitError(root.getLoc()) << "gradient: the root must be a uop value (a scalar or a "
+                                       "tensor), not "
+                                    << root.getType(),
+           failure();
+  for (Value t : targets)
+    if (!isValue(t.getType()))
+      return emitError(t.getLoc()) << "gradient: a target must be a uop value (a scalar or a "
+                                      "tensor), not "
+                                   << t.getType(),
+             failure();
   SmallVector<Value> topo = seedToposort(root);
   // Only walk the values that lie on a path to some target.
   llvm::DenseSet<Value> targetSet(targets.begin(), targets.end());

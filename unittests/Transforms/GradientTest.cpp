@@ -228,8 +228,12 @@ TEST_F(GradientTest, NoRuleIsADiagnostic) {
     return success();
   });
   OpBuilder b(ret(*m));
-  EXPECT_TRUE(failed(gradient(b, nth(*m, 3), {nth(*m, 0)})));
+  EXPECT_TRUE(failed(gradient(b, nth(*m, 3), {mainOf(*m).getArgument(0), nth(*m, 2)})));
   EXPECT_EQ(diag, "no gradient rule for 'uop.load' (autodiff works on pure shaped graphs)");
+  // Memory is no target, and an effect no root.
+  EXPECT_TRUE(failed(gradient(b, nth(*m, 3), {nth(*m, 0)})));
+  EXPECT_EQ(diag, "gradient: a target must be a uop value (a scalar or a tensor), not "
+                  "'memref<4xf32, #uop.addrspace<global>>'");
 }
 
 } // namespace
