@@ -48,13 +48,12 @@ protected:
 
 /// The seed's gradients of each loss at x = linspace(-1.5, 1.3, 12) as
 /// (3, 4) f32, and the number of nodes of the seed's gradient graph
-/// (len(t.grad.uop.toposort())), printed by this script (the seed's
-/// Tensor.backward, realized by the seed: rangeify -> C -> gcc):
-///
-/// (/work/shared/reference/uopc-python; the script's cases are these):
+/// (len(t.grad.uop.toposort())), as printed by gen_autodiff_seed.py (beside
+/// this file: the seed's Tensor.backward on the lambdas below, realized by
+/// the seed, rangeify -> C -> gcc):
 ///
 ///   x = np.linspace(-1.5, 1.3, 12).reshape(3, 4).astype(np.float32)
-///   for name, fn in cases:          # the lambdas below, in the seed's API
+///   for name, fn in cases:
 ///       t = Tensor(x, requires_grad=True); fn(t).backward([t])
 ///       print(name, len(t.grad.uop.toposort()), t.grad.numpy().ravel())
 struct SeedCase {
