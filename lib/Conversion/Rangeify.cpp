@@ -194,8 +194,14 @@ FailureOr<Value> Rangeifier::rangeify(Value root, ArrayRef<Value> rootIdx) {
     if (idx.size() != shape.size())
       return op->emitOpError("uop-rangeify: ")
              << idx.size() << " indices for shape " << shapeToString(shape);
-    // Indices are i32, as in the seed (c32 would wrap).
-    if (int64_t n = getNumElements(u.getType()); n > INT32_MAX)
+    // Indices are i32, as in the seed (c32 would wrap): every axis is, and
+    // a flat index over a value's elements (a reshape ravels its index, a
+    // folded stack of constants indexes them flat). A broadcast that is
+    // never raveled (A @ B's N x N x K product) may be larger.
+    bool flat = isa<ReshapeOp>(op) ||
+                (isa<ConstOp>(op) && isa<DenseElementsAttr>(cast<ConstOp>(op).getValue()));
+    int64_t n = getNumElements(u.getType());
+    if ((flat && n > INT32_MAX) || llvm::any_of(shape, [](int64_t d) { return d > INT32_MAX; }))
       return op->emitOpError("uop-rangeify: ")
              << n << " elements do not fit the i32 index arithmetic of the seed";
     Frame f;
@@ -504,6 +510,11 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
   ArrayRef<int64_t> shape = getShape(root.getType());
   Type dtype = getDType(root.getType());
   int64_t numel = getNumElements(root.getType());
+  // The value is stored at its flat index.
+  if (numel > INT32_MAX)
+    if (Operation *op = root.getDefiningOp())
+      return op->emitOpError("uop-rangeify: ")
+             << numel << " elements do not fit the i32 index arithmetic of the seed";
   auto global = AddressSpaceAttr::get(ctx, AddressSpace::Global);
   auto outType =
       MemRefType::get({std::max<int64_t>(1, numel)}, dtype, MemRefLayoutAttrInterface(), global);
