@@ -377,8 +377,12 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
       pm.addPass(createUopHandOptPass(gpu));
     }
   });
-  if (failed(planned) || failed(linearizeAndCount(*module, *planned, [](OpPassManager &pm) {
-        buildUopLinearizeStage(pm);
+  bool emulate = options.target == CompileTarget::Emulate;
+  if (failed(planned) || failed(linearizeAndCount(*module, *planned, [&](OpPassManager &pm) {
+        if (emulate)
+          buildUopEmulateLinearizeStage(pm);
+        else
+          buildUopLinearizeStage(pm);
       })))
     return failure();
   rt::HostPlan plan = std::move(*planned);
