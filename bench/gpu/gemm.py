@@ -7,6 +7,9 @@
                                          uop-runner --bench (CUDA events) and cuBLAS through
                                          PyTorch (fp32, TF32 off) on the same sizes, in one run,
                                          and prints one table: TFLOP/s and the ratio
+  gemm.py prepare-opts BIN OUTDIR N      here: one bundle per candidate of OPTS (a #uop.opts on
+                                         @main overrides the heuristic) at size N
+  gemm.py run-opts RUNNER OUTDIR [REPS]  there: times every candidate bundle, one line each
 """
 import os
 import re
@@ -39,6 +42,59 @@ def prepare(bindir, outdir, sizes):
             f.write(gemm_uir(n))
         subprocess.run([os.path.join(bindir, "uop-compile"), src, "--target=cuda", "-o",
                         os.path.join(outdir, f"gemm{n}.uopx")], check=True)
+
+
+# Candidates for the GPU gemm (upcast = the register tile per thread along M, N;
+# local = the threads of a block along M, N).
+OPTS = {
+    "seed_u2x2_l16x16": "upcast = {0: 2, 1: 2}, gpu, local = {0: 16, 1: 16}",
+    "u8x4_l16x16": "upcast = {0: 8, 1: 4}, gpu, local = {0: 16, 1: 16}",
+    "u8x4_l8x32": "upcast = {0: 8, 1: 4}, gpu, local = {0: 8, 1: 32}",
+    "u8x8_l16x8": "upcast = {0: 8, 1: 8}, gpu, local = {0: 16, 1: 8}",
+    "u8x8_l8x16": "upcast = {0: 8, 1: 8}, gpu, local = {0: 8, 1: 16}",
+    "u8x8_l8x8": "upcast = {0: 8, 1: 8}, gpu, local = {0: 8, 1: 8}",
+    "u8x8_l4x16": "upcast = {0: 8, 1: 8}, gpu, local = {0: 4, 1: 16}",
+    "u8x8_l4x32": "upcast = {0: 8, 1: 8}, gpu, local = {0: 4, 1: 32}",
+    "u8x8_l8x32": "upcast = {0: 8, 1: 8}, gpu, local = {0: 8, 1: 32}",
+    "u8x16_l8x8": "upcast = {0: 8, 1: 16}, gpu, local = {0: 8, 1: 8}",
+    "u16x8_l8x16": "upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}",
+    "u8x8_l8x16_unroll2": "upcast = {0: 8, 1: 8}, unroll = 2, gpu, local = {0: 8, 1: 16}",
+    "u8x8_l8x16_unroll4": "upcast = {0: 8, 1: 8}, unroll = 4, gpu, local = {0: 8, 1: 16}",
+    "u4x8_l8x16": "upcast = {0: 4, 1: 8}, gpu, local = {0: 8, 1: 16}",
+    "u8x4_l8x16": "upcast = {0: 8, 1: 4}, gpu, local = {0: 8, 1: 16}",
+}
+
+
+def prepare_opts(bindir, outdir, n):
+    os.makedirs(outdir, exist_ok=True)
+    src = os.path.join(outdir, f"gemm{n}.uir")
+    with open(src, "w") as f:
+        f.write(gemm_uir(n))
+    mlir = subprocess.run([os.path.join(bindir, "uop-translate"), "--import-uir", src],
+                          capture_output=True, text=True, check=True).stdout
+    for name, opts in OPTS.items():
+        prog = os.path.join(outdir, f"gemm{n}_{name}.mlir")
+        with open(prog, "w") as f:
+            f.write(re.sub(r"(func\.func @main\(\) -> [^{]*)\{",
+                           lambda m: m.group(1) + "attributes {uop.opts = #uop.opts<" + opts + ">} {",
+                           mlir, count=1))
+        subprocess.run([os.path.join(bindir, "uop-compile"), prog, "--target=cuda", "-o",
+                        os.path.join(outdir, f"gemm{n}_{name}.uopx")], check=True)
+
+
+def run_opts(runner, outdir, reps):
+    for f in sorted(os.listdir(outdir)):
+        if not (f.endswith(".uopx") and "_" in f):
+            continue
+        n = int(re.match(r"gemm(\d+)_", f).group(1))
+        out = subprocess.run([runner, os.path.join(outdir, f), "--random-inputs", f"--bench={reps}"],
+                             capture_output=True, text=True)
+        m = re.search(r"median ([0-9.]+) ms", out.stdout)
+        if out.returncode != 0 or not m:
+            print(f"{f}: error: {out.stderr.strip()[:200]}")
+            continue
+        ms = float(m.group(1))
+        print(f"{f}: median {ms:.3f} ms, {2 * n ** 3 / (ms / 1e3) / 1e12:.2f} TFLOP/s")
 
 
 def cublas_tflops(n, reps):
@@ -90,6 +146,10 @@ def run(runner, outdir, reps):
 def main(argv):
     if argv[1] == "prepare":
         prepare(argv[2], argv[3], [int(x) for x in argv[4:]] or SIZES)
+    elif argv[1] == "prepare-opts":
+        prepare_opts(argv[2], argv[3], int(argv[4]))
+    elif argv[1] == "run-opts":
+        run_opts(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 5)
     elif argv[1] == "run":
         run(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 10)
     else:

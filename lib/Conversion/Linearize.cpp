@@ -1056,7 +1056,11 @@ LogicalResult Emitter::emitAlu(Operation *op) {
 struct UopLinearizePass : mlir::uop::impl::UopLinearizePassBase<UopLinearizePass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(linearizeKernel(getOperation(), gpu)))
+    func::FuncOp func = getOperation();
+    bool asGpu = gpu || (emulateBarriers && func.walk([](BarrierOp) {
+                                                   return WalkResult::interrupt();
+                                                 }).wasInterrupted());
+    if (failed(linearizeKernel(func, asGpu)))
       signalPassFailure();
   }
 };

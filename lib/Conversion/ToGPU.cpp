@@ -12,6 +12,7 @@
 #include "Uop/IR/UopOps.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -31,6 +32,8 @@ namespace {
 constexpr int64_t kMaxGrid[3] = {2147483647, 65535, 65535};
 constexpr int64_t kMaxBlock[3] = {1024, 1024, 64};
 constexpr int64_t kMaxThreads = 1024;
+/// CUDA's local memory per thread (compute capability 2.0 and later).
+constexpr int64_t kMaxLocalBytes = 512 * 1024;
 
 /// A kernel and its launch configuration (x, y, z), read off its GPU-mapped
 /// parallel loops.
@@ -76,6 +79,24 @@ static FailureOr<Kernel> analyze(func::FuncOp func) {
     return func.emitOpError("uop-to-gpu: the kernel is not linearized (run "
                             "uop-linearize{gpu=true} first): found ")
            << notLinear->getName();
+
+  // Per-thread memory is CUDA's local memory: at most 512 KiB a thread.
+  // (The CPU puts a large alloc on the heap; a GPU kernel cannot allocate.)
+  int64_t localBytes = 0;
+  memref::AllocaOp largest;
+  func.walk([&](memref::AllocaOp a) {
+    MemRefType t = a.getType();
+    if (isa_and_nonnull<gpu::AddressSpaceAttr>(t.getMemorySpace()) || !t.hasStaticShape())
+      return;
+    int64_t bytes = t.getNumElements() * std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
+    localBytes += bytes;
+    if (!largest || bytes > largest.getType().getNumElements())
+      largest = a;
+  });
+  if (localBytes > kMaxLocalBytes)
+    return largest.emitOpError("uop-to-gpu: ")
+           << localBytes << " bytes of per-thread memory (uop.alloc), but CUDA gives a thread "
+           << "at most " << kMaxLocalBytes / 1024 << " KiB of local memory";
 
   // Count the ranges of each kind first: more than 3 of a kind is the one
   // error a seed program can make.
@@ -190,6 +211,24 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
   for (NamedAttribute attr : func->getDiscardableAttrs())
     if (attr.getName().getValue().starts_with("uop."))
       gpuFunc->setAttr(attr.getName(), attr.getValue());
+  // Each buffer argument is its own allocation (the runtime's, at least 256
+  // bytes aligned), so the kernel may assume no aliasing and 16-byte
+  // alignment; one it never writes is read-only. With both, NVPTX loads it
+  // through the read-only data cache (ld.global.nc) and LLVM merges
+  // neighbouring loads into vector loads.
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    if (!isa<MemRefType>(func.getArgumentTypes()[i]))
+      continue;
+    Value arg = entry.getArgument(i);
+    bool written = llvm::any_of(arg.getUsers(), [&](Operation *user) {
+      auto store = dyn_cast<memref::StoreOp>(user);
+      return !isa<memref::LoadOp>(user) && (!store || store.getMemRef() == arg);
+    });
+    gpuFunc.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
+    gpuFunc.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(16));
+    if (!written)
+      gpuFunc.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(), b.getUnitAttr());
+  }
 
   Block &gpuEntry = gpuFunc.getBody().front();
   unsigned numArgs = func.getNumArguments();

@@ -392,8 +392,11 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
         }
       },
       pipeline.opt == OptMode::Search ? function_ref<LogicalResult(ModuleOp)>(search) : nullptr);
-  if (failed(planned) || failed(linearizeAndCount(*module, *planned, [](OpPassManager &pm) {
-        buildUopLinearizeStage(pm);
+  if (failed(planned) || failed(linearizeAndCount(*module, *planned, [&](OpPassManager &pm) {
+        if (emulate)
+          buildUopEmulateLinearizeStage(pm);
+        else
+          buildUopLinearizeStage(pm);
       })))
     return failure();
   rt::HostPlan plan = std::move(*planned);

@@ -57,6 +57,14 @@ void mlir::uop::buildUopLinearizeStage(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass());
 }
 
+void mlir::uop::buildUopEmulateLinearizeStage(OpPassManager &pm) {
+  pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
+  UopLinearizePassOptions linearize;
+  linearize.emulateBarriers = true;
+  pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
+  pm.addNestedPass<func::FuncOp>(createUopEmulateGPUPass());
+}
+
 void mlir::uop::buildUopHostStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
   UopLowerHostPassOptions host;
   host.tempsAsArgs = options.hostTempsAsArgs;

@@ -19,7 +19,7 @@
 // CHECK: } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>], uop.axis = #uop.axis<local>}
 
 // GPU: gpu.module @uop_kernels
-// GPU: gpu.func @reverse(%{{.*}}: memref<16xf32>, %{{.*}}: memref<16xf32>) workgroup(%[[WG:.*]] : memref<16xf32, #gpu.address_space<workgroup>>) kernel
+// GPU: gpu.func @reverse(%{{.*}}: memref<16xf32> {llvm.align = 16 : i64, llvm.noalias, llvm.readonly}, %{{.*}}: memref<16xf32> {llvm.align = 16 : i64, llvm.noalias}) workgroup(%[[WG:.*]] : memref<16xf32, #gpu.address_space<workgroup>>) kernel
 // GPU-SAME: known_block_size = array<i32: 16, 1, 1>, known_grid_size = array<i32: 1, 1, 1>
 // GPU: gpu.thread_id x
 // GPU: memref.store %{{.*}}, %[[WG]]

@@ -45,3 +45,28 @@ func.func @big_block() -> !uop.void {
   %k = uop.sink(%e : !uop.void)
   return %k : !uop.void
 }
+
+// -----
+
+// A per-thread alloc larger than CUDA's local memory (512 KiB a thread): the
+// CPU puts it on the heap, a GPU kernel cannot allocate. An error at the
+// alloc, at compile time (it was an invalid-argument launch failure).
+func.func @too_much_local_memory() -> !uop.void {
+  %n = uop.const 200000 : i32
+  %zero = uop.const 0.0 : f32
+  %out = uop.buffer 0 : memref<1xf32, #uop.addrspace<global>>
+  // expected-error @+1 {{'memref.alloca' op uop-to-gpu: 800000 bytes of per-thread memory (uop.alloc), but CUDA gives a thread at most 512 KiB of local memory}}
+  %acc = uop.alloc 0 : memref<200000xf32, #uop.addrspace<local>>
+  %r = uop.range %n idx 0 <loop>
+  %p = uop.index %acc[%r] : memref<200000xf32, #uop.addrspace<local>>
+  %s = uop.store %p, %zero : !uop.ptr<f32, local>
+  %e = uop.end %s, %r : !uop.void
+  %after = uop.after %acc, %e : memref<200000xf32, #uop.addrspace<local>>, !uop.void
+  %c0 = uop.const 0 : i32
+  %q = uop.index %after[%c0] : memref<200000xf32, #uop.addrspace<local>>
+  %v = uop.load %q : !uop.ptr<f32, local>
+  %o = uop.index %out[%c0] : memref<1xf32, #uop.addrspace<global>>
+  %so = uop.store %o, %v : !uop.ptr<f32, global>
+  %k = uop.sink(%so : !uop.void)
+  return %k : !uop.void
+}

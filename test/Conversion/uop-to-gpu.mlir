@@ -19,7 +19,9 @@
 // CHECK: return
 
 // CHECK: gpu.module @uop_kernels
-// CHECK: gpu.func @e_8_64(%[[KA:.*]]: memref<512xf32>, %[[KB:.*]]: memref<512xf32>) kernel
+// Each buffer is its own allocation: no aliasing, 16-byte alignment, and a
+// buffer the kernel only reads is read-only (PTX: ld.global.nc, vector loads).
+// CHECK: gpu.func @e_8_64(%[[KA:[^:]*]]: memref<512xf32> {llvm.align = 16 : i64, llvm.noalias, llvm.readonly}, %[[KB:[^:]*]]: memref<512xf32> {llvm.align = 16 : i64, llvm.noalias}) kernel
 // CHECK-SAME: known_block_size = array<i32: 64, 1, 1>, known_grid_size = array<i32: 4, 2, 1>
 // CHECK: %[[BY:.*]] = gpu.block_id y
 // CHECK: %[[BX:.*]] = gpu.block_id x
@@ -32,7 +34,7 @@
 // CHECK: gpu.return
 
 // A kernel without GPU ranges (a CPU-mapped kernel) runs as one thread.
-// CHECK: gpu.func @r_1(%{{.*}}: memref<512xf32>, %{{.*}}: memref<1xf32>) kernel
+// CHECK: gpu.func @r_1(%{{.*}}: memref<512xf32> {llvm.align = 16 : i64, llvm.noalias, llvm.readonly}, %{{.*}}: memref<1xf32> {llvm.align = 16 : i64, llvm.noalias}) kernel
 // CHECK-SAME: known_block_size = array<i32: 1, 1, 1>, known_grid_size = array<i32: 1, 1, 1>
 // CHECK: memref.alloca() : memref<1xf32>
 // CHECK: scf.for

@@ -80,7 +80,44 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
     Option<"gpu", "gpu", "bool", /*default=*/"false",
            "Keep GLOBAL/LOCAL ranges as GPU-mapped scf.parallel loops, shared "
            "allocs as workgroup memory and barriers as gpu.barrier (for "
-           "uop-to-gpu)">];
+           "uop-to-gpu)">,
+    Option<"emulateBarriers", "emulate-barriers", "bool", /*default=*/"false",
+           "Linearize a kernel that has barriers as with gpu=true, for "
+           "uop-emulate-gpu to run on the CPU (other kernels as on the CPU)">];
+}
+
+def UopEmulateGPUPass : Pass<"uop-emulate-gpu", "::mlir::func::FuncOp"> {
+  let summary = "Run GPU-mapped kernels, barriers included, as serial CPU loops";
+  let description = [{
+    For `--target=emulate`: a kernel of `uop-linearize{gpu=true}` (or
+    `{emulate-barriers=true}`) becomes ordinary CPU code. The seed's emulator
+    turns block and thread ids into loops and refuses barriers; this pass
+    splits the thread loops at each `gpu.barrier` instead (loop fission, as
+    Polygeist's barrier elimination), so that every thread of a block
+    finishes the code before a barrier before any thread runs the code after
+    it:
+
+    ```
+    parallel(t) { A; barrier; B }         ->  for(t) { A }  for(t) { B }
+    parallel(t) { A; for(k) { C }; B }    ->  for(t) { A }
+      (C holds a barrier)                     for(k) { for(t) { C } }
+                                              for(t) { B }
+    ```
+
+    Nested thread loops (`thread_y` around `thread_x`) are first fused into
+    one block of threads. A value computed before a barrier and used after
+    it is recomputed when it is pure arithmetic of the thread ids and outer
+    values, and otherwise kept per thread in an array at the kernel's entry;
+    per-thread allocas (accumulators) become such arrays, indexed by the
+    thread ids first. Then every GPU-mapped `scf.parallel` becomes a serial
+    `scf.for` nest and workgroup memory an ordinary alloca (blocks run one
+    after another, so one copy of each array serves them all).
+
+    Errors, at the op: a barrier under a condition (`scf.if`), in a loop
+    that carries values or whose bounds depend on the thread, a block size
+    that is not a constant, and thread loops with effects between them.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
 }
 
 def UopRangeifyPass : Pass<"uop-rangeify", "::mlir::func::FuncOp"> {

@@ -59,6 +59,11 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
 void buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
 /// kernels (L1 or L2) -> L3 (uop-rangeify, uop-linearize on each function);
 void buildUopLinearizeStage(OpPassManager &pm);
+
+/// The linearize stage of --target=emulate: kernels with barriers are
+/// linearized as for the GPU and run as CPU loops split at their barriers
+/// (uop-emulate-gpu); the others as on the CPU.
+void buildUopEmulateLinearizeStage(OpPassManager &pm);
 /// the host's launches -> calls of the L3 kernels (uop-lower-host);
 void buildUopHostStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
 /// the host and the L3 kernels -> LLVM dialect (cleanup, OpenMP, the
