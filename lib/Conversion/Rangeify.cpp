@@ -194,8 +194,12 @@ FailureOr<Value> Rangeifier::rangeify(Value root, ArrayRef<Value> rootIdx) {
     if (idx.size() != shape.size())
       return op->emitOpError("uop-rangeify: ")
              << idx.size() << " indices for shape " << shapeToString(shape);
-    // Indices are i32, as in the seed (c32 would wrap).
-    if (int64_t n = getNumElements(u.getType()); n > INT32_MAX)
+    // Indices are i32, as in the seed (c32 would wrap). Only a flat index
+    // can grow past an axis: a reshape's, and the root's store into its
+    // output; a broadcast product that is reduced (gemm's N^3 from movement
+    // ops) is indexed per axis.
+    if (int64_t n = getNumElements(u.getType());
+        n > INT32_MAX && (u == root || isa<ReshapeOp>(op)))
       return op->emitOpError("uop-rangeify: ")
              << n << " elements do not fit the i32 index arithmetic of the seed";
     Frame f;
