@@ -84,22 +84,22 @@ static VectorUnit hostVectorUnit() {
 
 /// A register tile for `unit`: two vectors of f32 lanes on the last output
 /// axis (uop-linearize's vector lanes), rows upcast on the axis before it,
-/// as many (8, 4, 2) as leave 4 registers for the operands. False if the
-/// last axis is not a multiple of the lanes.
+/// as many (8, 4, 2) as leave 4 registers for the operands. False (the
+/// seed's choice then) without two output axes that allow it: a row
+/// reduction's one output axis is better upcast, as the seed does.
 static bool registerTile(ArrayRef<int64_t> shape, VectorUnit unit, Choice &o) {
   int64_t rank = shape.size();
   int64_t lanes = 2 * unit.bits / 32;
-  if (rank < 1 || lanes < 2 || shape[rank - 1] < lanes || shape[rank - 1] % lanes != 0)
+  if (rank < 2 || lanes < 2 || shape[rank - 1] < lanes || shape[rank - 1] % lanes != 0)
     return false;
-  o.vector = lanes;
-  if (rank >= 2)
-    for (int64_t rows : {8, 4, 2})
-      if (2 * rows <= unit.registers - 4 && shape[rank - 2] % rows == 0 &&
-          shape[rank - 2] >= rows) {
-        o.upcast[rank - 2] = rows;
-        break;
-      }
-  return true;
+  for (int64_t rows : {8, 4, 2})
+    if (2 * rows <= unit.registers - 4 && shape[rank - 2] % rows == 0 &&
+        shape[rank - 2] >= rows) {
+      o.upcast[rank - 2] = rows;
+      o.vector = lanes;
+      return true;
+    }
+  return false;
 }
 
 /// hand_opt_choice, with the register tile sized for `unit` where it has one.

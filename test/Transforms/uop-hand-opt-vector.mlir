@@ -6,7 +6,8 @@
 // uop-hand-opt sized for a vector unit: a reducing kernel whose last output
 // axis is a multiple of two vectors of f32 gets a register tile of `vector`
 // lanes on that axis and upcast rows on the one before, as many as leave 4
-// registers for the operands; otherwise the seed's own choice.
+// registers for the operands; otherwise (one output axis, no lanes that
+// divide the last one) the seed's own choice.
 // BAD: uop-hand-opt: vector-bits must be 0, -1, 128, 256 or 512, got 100
 
 // A 64^3 gemm.
@@ -55,4 +56,16 @@ func.func private @e_256_256() -> tensor<256x256xf32> attributes {uop.kernel} {
   %r = uop.reshape %a, [256, 256] : tensor<65536xf32>
   %e = uop.exp2 %r : tensor<256x256xf32>
   return %e : tensor<256x256xf32>
+}
+
+// -----
+
+// Row sums (one output axis): the seed's upcast, no lanes.
+// AVX2-LABEL: func.func private @r_512
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}>
+func.func private @r_512() -> tensor<512xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<2048xf32>
+  %r = uop.reshape %a, [512, 4] : tensor<2048xf32>
+  %c = uop.reduce %r <add> pop 1 : tensor<512x4xf32>
+  return %c : tensor<512xf32>
 }

@@ -129,7 +129,8 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     With `vector-bits` (uop-cpu-pipeline and the engine pass -1: the host's,
     from its CPU features), a reducing kernel whose last output axis is a
     multiple of two vectors of f32 gets a register tile sized for that
-    machine instead of the seed's 4x4: `vector` = two vectors of lanes on the
+    machine instead of the seed's 4x4 (with two output axes, the one before
+    the last a multiple of 2): `vector` = two vectors of lanes on the
     last axis (uop-linearize's vector lanes) and `upcast` of the axis before
     it by the most rows (8, 4 or 2) whose accumulators, two vectors a row,
     leave 4 of the vector registers for the loaded operands: AVX2 (256 bits,
