@@ -19,6 +19,7 @@
 #include "mlir/Analysis/DataFlowFramework.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
@@ -354,24 +355,6 @@ LogicalResult Scheduler::run() {
 // Emission (the lowering half of uopc/render_c.py)
 //===----------------------------------------------------------------------===//
 
-/// Values of the emitted code per (op, lane). Ops outside an unrolled-and-
-/// jammed loop have one value, at lane 0, which every lane sees.
-template <typename T> class LaneMap {
-public:
-  explicit LaneMap(const unsigned &lane) : lane(lane) {}
-  bool count(Operation *op) const { return m.count({op, lane}) || m.count({op, 0u}); }
-  T lookup(Operation *op) const {
-    auto it = m.find({op, lane});
-    return it != m.end() ? it->second : m.lookup({op, 0u});
-  }
-  void set(Operation *op, T v) { m[{op, lane}] = v; }
-  void setLane(Operation *op, unsigned l, T v) { m[{op, l}] = v; }
-
-private:
-  const unsigned &lane;
-  DenseMap<std::pair<Operation *, unsigned>, T> m;
-};
-
 class Emitter {
 public:
   Emitter(func::FuncOp func, Scheduler &sched, DataFlowSolver &solver, bool gpu)
@@ -383,6 +366,16 @@ private:
   LogicalResult emitOp(Operation *op);
   LogicalResult emitAlu(Operation *op);
   Value val(Operation *op, unsigned i) { return vals.lookup(srcOp(op, i)); }
+  /// Vector lanes: the type of `t` across the lanes.
+  VectorType laneType(Type t) { return VectorType::get({jamWidth}, t); }
+  /// `v` across the lanes (a lane-invariant scalar is broadcast).
+  Value lanesOf(Value v);
+  /// The constant vector <0, s, 2s, ...> of i32 or index `t`.
+  Value laneSteps(Type t, int64_t s);
+  /// A constant of `attr`'s value shaped like `like` (a splat if a vector).
+  Value constLike(Value like, TypedAttr attr);
+  LogicalResult emitLoad(Operation *op);
+  LogicalResult emitStore(Operation *op);
   /// Whether `op` sits inside the loop being unrolled and jammed.
   bool inJam(Operation *op) {
     if (!jam)
@@ -411,12 +404,27 @@ private:
   /// GPU mode: the block/thread dimension of each GLOBAL/LOCAL range.
   DenseMap<Operation *, gpu::Processor> processors;
 
-  unsigned lane = 0;        // current jam lane
-  Operation *jam = nullptr; // the jammed range
+  Operation *jam = nullptr; // the range whose iterations are vector lanes
   int64_t jamWidth = 1;
-  LaneMap<Value> vals{lane};                      // scalar values
-  LaneMap<Value> mems{lane};                      // memrefs
-  LaneMap<std::pair<Value, Value>> ptrs{lane};    // (memref, index)
+  /// A memory access: memref and index (`index` typed). Inside the lanes,
+  /// lane l reads `idx + l * stride` (a lane-invariant access has stride 0),
+  /// or lane l of `lanes` where the index is not affine in the lane; a
+  /// lane-private memref (an alloc inside the lanes) holds vectors, one
+  /// lane per element, at a lane-invariant index.
+  struct Ptr {
+    Value mem, idx;
+    int64_t stride = 0;
+    Value lanes;
+    bool priv = false;
+  };
+  /// Values of the emitted ops. Inside the lanes a lane-variant value is a
+  /// vector<W x T>; a lane-invariant one stays a scalar.
+  DenseMap<Operation *, Value> vals;
+  DenseMap<Operation *, Value> mems;     // memrefs
+  DenseMap<Operation *, Ptr> ptrs;       // memory accesses
+  llvm::SmallPtrSet<Operation *, 8> privateMems; // lane-private allocs (and afters)
+  /// Lane-variant i32 values affine in the lane: (lane 0's value, stride).
+  DenseMap<Operation *, std::pair<Value, int64_t>> affine;
   DenseMap<Operation *, Operation *> memRoot;     // after/index -> buffer/alloc
   llvm::SmallPtrSet<Operation *, 8> reductions;   // float ops that accumulate
   llvm::SmallPtrSet<Operation *, 8> contracted;   // muls feeding them
@@ -543,16 +551,26 @@ static std::optional<llvm::SmallDenseMap<Operation *, int64_t>> linearForm(Value
   return std::nullopt;
 }
 
-/// The seed's C goes through gcc, which vectorizes the loop around a
-/// reduction when the reduction walks memory with a stride but the outer loop
-/// walks it contiguously (gemm's j loop over B[k*N + j]); LLVM does not
-/// vectorize outer loops. So uop-linearize unrolls such a loop by the vector
-/// width and jams the copies into its inner loops: lane l of iteration jj is
-/// j = jj*W + l, each lane has its own accumulator, and the lanes' loads and
-/// stores sit side by side for LLVM's SLP vectorizer. The candidates are
-/// serial loops directly around the innermost loop with a float load inside
-/// that has stride 1 in the outer loop and another stride in the inner one.
+/// `#uop.opts<vector = W>`: the loop around a reduction whose iterations
+/// walk memory contiguously while the reduction strides it (gemm's j loop
+/// over B[k*N + j]) becomes W vector lanes. LLVM vectorizes no outer loops,
+/// and vectorizing the reduce loop instead would reorder each element's sum;
+/// so uop-linearize unrolls the loop by W and jams the lanes into its inner
+/// loops as vector<W x T> values: lane l of iteration jj is j = jj*W + l,
+/// each lane has its own accumulator (a lane of a vector), loads contiguous
+/// in the lane are vector loads, lane-invariant ones stay scalar (broadcast
+/// where used). With `upcast` on another output axis the upcast copies share
+/// those loads: a register tile. The candidates are serial loops directly
+/// around the innermost loop with a float load inside that has stride 1 in
+/// the outer loop and another stride in the inner one; how wide (and
+/// whether) is the opts' choice (uop-hand-opt's for the host CPU, a
+/// search's, a user's), not this lowering's.
 void Emitter::findOuterVectorization() {
+  int64_t lanes = 1;
+  if (auto opts = func->getAttrOfType<OptsAttr>(kOptsAttrName))
+    lanes = opts.getVector();
+  if (lanes <= 1)
+    return;
   // Buffers the kernel reads: storing to them in a jammed loop could change
   // what a later iteration reads.
   llvm::SmallPtrSet<Operation *, 4> loaded;
@@ -590,6 +608,27 @@ void Emitter::findOuterVectorization() {
         }
       }
     }
+    // Lane-private allocs (declared inside the lanes) hold one vector per
+    // element: their indices must be the same in every lane.
+    llvm::SmallPtrSet<Operation *, 16> variant{range};
+    for (Operation *op : sched.getOrder()) {
+      if (!llvm::is_contained(sched.getTarget(op), range))
+        continue;
+      bool v = llvm::any_of(op->getOperands(), [&](Value x) {
+        return variant.contains(x.getDefiningOp());
+      });
+      if (auto load = dyn_cast<LoadOp>(op))
+        if (auto alloc = dyn_cast_or_null<AllocOp>(rootMemory(load.getPtr().getDefiningOp())))
+          v |= llvm::is_contained(sched.getTarget(alloc), range);
+      if (auto index = dyn_cast<IndexOp>(op)) {
+        auto alloc = dyn_cast_or_null<AllocOp>(rootMemory(index.getSrc().getDefiningOp()));
+        if (v && alloc && llvm::is_contained(sched.getTarget(alloc), range))
+          return false;
+        v = false; // a pointer; the lanes of its index are the access's
+      }
+      if (v && !isa<StoreOp, AfterOp, SinkOp>(op))
+        variant.insert(op);
+    }
     return true;
   };
   for (Operation *op : sched.getOrder()) {
@@ -611,24 +650,15 @@ void Emitter::findOuterVectorization() {
     if (!form)
       continue;
     int64_t cOuter = form->lookup(outer), cInner = form->lookup(inner);
-    // Lanes fill four 256-bit vectors if the trip count allows (measured on
-    // the 512^3 gemm: 1 vector 89 ms, 2 vectors 56 ms, 4 vectors 25 ms, 8 no
-    // better: independent accumulators hide the FMA latency), else two, else one.
     std::optional<int64_t> trip = getConstantIntValue(outerRange.getEnd());
-    if (cOuter != 1 || cInner == 0 || cInner == 1 || !trip)
+    if (cOuter != 1 || cInner == 0 || cInner == 1 || !trip || *trip < lanes ||
+        *trip % lanes != 0)
       continue;
-    int64_t elem = std::max<int64_t>(1, load.getType().getIntOrFloatBitWidth() / 8);
-    for (int64_t bytes : {128, 64, 32}) {
-      int64_t width = bytes / elem;
-      if (*trip >= width && *trip % width == 0) {
-        auto [it, fresh] = safeLoops.try_emplace(outer, false);
-        if (fresh)
-          it->second = checkSafe(outer);
-        if (it->second)
-          outerVectorize[outer] = width;
-        break;
-      }
-    }
+    auto [it, fresh] = safeLoops.try_emplace(outer, false);
+    if (fresh)
+      it->second = checkSafe(outer);
+    if (it->second)
+      outerVectorize[outer] = lanes;
   }
 }
 
@@ -702,16 +732,11 @@ LogicalResult Emitter::run() {
 
   for (Operation *op : sched.getOrder()) {
     if (auto buf = dyn_cast<BufferOp>(op)) {
-      mems.set(op, entry->getArgument(argOf[buf.getSlotAttr().getInt()]));
+      mems[op] = entry->getArgument(argOf[buf.getSlotAttr().getInt()]);
       continue;
     }
-    // Inside an unrolled-and-jammed loop every op but the loops themselves
-    // is emitted once per lane, lane after lane.
-    bool perLane = inJam(op) && !isa<RangeOp, EndOp, SinkOp>(op);
-    for (lane = 0; lane < (perLane ? jamWidth : 1); ++lane)
-      if (failed(emitOp(op)))
-        return failure();
-    lane = 0;
+    if (failed(emitOp(op)))
+      return failure();
   }
   for (auto [block, mem] : heapAllocs) {
     b.setInsertionPoint(block->getTerminator());
@@ -737,7 +762,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
       return op->emitOpError("uop-linearize: expects scalar constants in a "
                              "kernel graph, got ")
              << c.getType();
-    vals.set(op, arith::ConstantOp::create(b, loc, cast<TypedAttr>(c.getValue())));
+    vals[op] = arith::ConstantOp::create(b, loc, cast<TypedAttr>(c.getValue()));
     return success();
   }
   if (auto alloc = dyn_cast<AllocOp>(op)) {
@@ -757,29 +782,39 @@ LogicalResult Emitter::emitOp(Operation *op) {
         space = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
     }
     b.setInsertionPointToStart(home);
-    auto type =
-        MemRefType::get(t.getShape(), t.getElementType(), MemRefLayoutAttrInterface(), space);
+    // Inside vector lanes every lane has its own copy: one vector per element.
+    bool priv = inJam(op);
+    Type elem = priv ? Type(laneType(t.getElementType())) : t.getElementType();
+    auto type = MemRefType::get(t.getShape(), elem, MemRefLayoutAttrInterface(), space);
+    if (priv)
+      privateMems.insert(op);
     // A large one (the stack is a few MiB, an OpenMP worker's less) is on
     // the heap, freed at the end of the same block (once it is emitted). On
     // the GPU, shared memory is workgroup memory and locals are registers.
-    int64_t bytes = type.getNumElements() * std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+    int64_t bytes = type.getNumElements() * (priv ? jamWidth : 1) *
+                    std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
     if (!gpu && bytes > kMaxStackAllocBytes) {
       Value mem = memref::AllocOp::create(b, loc, type);
       heapAllocs.push_back({home, mem});
-      mems.set(op, mem);
+      mems[op] = mem;
       return success();
     }
-    mems.set(op, memref::AllocaOp::create(b, loc, type));
+    mems[op] = memref::AllocaOp::create(b, loc, type);
     return success();
   }
   if (auto after = dyn_cast<AfterOp>(op)) {
     Operation *src = srcOp(op, 0);
-    if (mems.count(src))
-      mems.set(op, mems.lookup(src));
-    else if (ptrs.count(src))
-      ptrs.set(op, ptrs.lookup(src));
-    else
-      vals.set(op, vals.lookup(src));
+    if (mems.count(src)) {
+      mems[op] = mems.lookup(src);
+      if (privateMems.contains(src))
+        privateMems.insert(op);
+    } else if (ptrs.count(src)) {
+      ptrs[op] = ptrs.lookup(src);
+    } else {
+      vals[op] = vals.lookup(src);
+      if (affine.count(src))
+        affine[op] = affine.lookup(src);
+    }
     return success();
   }
   if (auto index = dyn_cast<IndexOp>(op)) {
@@ -787,33 +822,36 @@ LogicalResult Emitter::emitOp(Operation *op) {
     if (!mems.count(src))
       return op->emitOpError("uop-linearize: expects an index of memory (L2); "
                              "value indexing is lowered by uop-rangeify");
+    Ptr p;
+    p.mem = mems.lookup(src);
+    p.priv = privateMems.contains(src);
     if (index.getIndices().empty()) {
-      mems.set(op, mems.lookup(src));
+      mems[op] = p.mem;
+      if (p.priv)
+        privateMems.insert(op);
       return success();
     }
     if (index.getIndices().size() != 1)
       return op->emitOpError("uop-linearize: only flat (1-D) memory is supported");
-    Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), val(op, 1));
-    ptrs.set(op, {mems.lookup(src), i});
+    Value i = val(op, 1);
+    auto aff = affine.find(srcOp(op, 1));
+    if (aff != affine.end()) {
+      p.idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), aff->second.first);
+      p.stride = aff->second.second;
+    } else if (auto vt = dyn_cast<VectorType>(i.getType())) {
+      p.lanes = arith::IndexCastOp::create(b, loc, laneType(b.getIndexType()), i);
+    } else {
+      p.idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
+    }
+    if (p.priv && (p.lanes || p.stride))
+      return op->emitOpError("uop-linearize: a lane-private alloc indexed differently per lane");
+    ptrs[op] = p;
     return success();
   }
-  if (auto load = dyn_cast<LoadOp>(op)) {
-    if (!ptrs.count(srcOp(op, 0)))
-      return op->emitOpError("uop-linearize: load of a whole memref is not supported");
-    auto [mem, idx] = ptrs.lookup(srcOp(op, 0));
-    vals.set(op, memref::LoadOp::create(b, loc, mem, idx));
-    return success();
-  }
-  if (auto store = dyn_cast<StoreOp>(op)) {
-    if (!ptrs.count(srcOp(op, 0)))
-      return op->emitOpError("uop-linearize: store to a whole memref is not supported");
-    auto [mem, idx] = ptrs.lookup(srcOp(op, 0));
-    Value v = val(op, 1);
-    if (!v || isa<ShapedType>(v.getType()))
-      return op->emitOpError("uop-linearize: stores a scalar");
-    memref::StoreOp::create(b, loc, v, mem, idx);
-    return success();
-  }
+  if (isa<LoadOp>(op))
+    return emitLoad(op);
+  if (isa<StoreOp>(op))
+    return emitStore(op);
   if (auto range = dyn_cast<RangeOp>(op)) {
     Operation *loop;
     Block *body;
@@ -835,7 +873,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
       loop = par;
       body = par.getBody();
       b.setInsertionPointToStart(body);
-      vals.set(op, arith::IndexCastOp::create(b, loc, b.getI32Type(), par.getInductionVars()[0]));
+      vals[op] = arith::IndexCastOp::create(b, loc, b.getI32Type(), par.getInductionVars()[0]);
     } else if (range.getKind() == AxisKind::Thread && !gpu) {
       // scf.parallel counts in index.
       Value end = arith::IndexCastOp::create(b, loc, b.getIndexType(), val(op, 0));
@@ -844,7 +882,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
       loop = par;
       body = par.getBody();
       b.setInsertionPointToStart(body);
-      vals.set(op, arith::IndexCastOp::create(b, loc, b.getI32Type(), par.getInductionVars()[0]));
+      vals[op] = arith::IndexCastOp::create(b, loc, b.getI32Type(), par.getInductionVars()[0]);
     } else {
       // A serial loop counts in i32, like the seed's `for (int ridx = 0; ...)`.
       Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
@@ -863,7 +901,7 @@ LogicalResult Emitter::emitOp(Operation *op) {
       // vectorized.
       if (jam || bodySize.lookup(op) > kMaxVectorizedBody) {
         // The lanes are the vector: keep LLVM's loop vectorizer off the
-        // inner loop so that the SLP vectorizer packs the lanes instead.
+        // inner loop (it would reorder the lanes' reductions).
         MLIRContext *ctx = b.getContext();
         auto noVec = LLVM::LoopVectorizeAttr::get(ctx, b.getBoolAttr(true), {}, {}, {}, {}, {}, {});
         f->setAttr("llvm.loop_annotation",
@@ -872,18 +910,17 @@ LogicalResult Emitter::emitOp(Operation *op) {
       }
       b.setInsertionPointToStart(f.getBody());
       if (width > 1) {
+        // Lane l of iteration jj is jj * width + l.
         jam = op;
         jamWidth = width;
         Value w = arith::ConstantIntOp::create(b, loc, b.getI32Type(), width);
         Value base =
             arith::MulIOp::create(b, loc, f.getInductionVar(), w, arith::IntegerOverflowFlags::nsw);
-        for (int64_t l = 0; l < width; ++l) {
-          Value c = arith::ConstantIntOp::create(b, loc, b.getI32Type(), l);
-          vals.setLane(op, l,
-                       arith::AddIOp::create(b, loc, base, c, arith::IntegerOverflowFlags::nsw));
-        }
+        vals[op] = arith::AddIOp::create(b, loc, lanesOf(base), laneSteps(b.getI32Type(), 1),
+                                         arith::IntegerOverflowFlags::nsw);
+        affine[op] = {base, 1};
       } else {
-        vals.set(op, f.getInductionVar());
+        vals[op] = f.getInductionVar();
       }
       loop = f;
       body = f.getBody();
@@ -940,8 +977,17 @@ LogicalResult Emitter::emitAlu(Operation *op) {
                                                               : arith::FastMathFlags::none);
   };
   bool fast = reductions.contains(op);
-  Value x = op->getNumOperands() > 0 ? val(op, 0) : Value();
-  Value y = op->getNumOperands() > 1 ? val(op, 1) : Value();
+  // Inside vector lanes an op of a lane-variant operand is a vector op (its
+  // lane-invariant operands broadcast); a lane-invariant one stays scalar.
+  bool vec = inJam(op) && llvm::any_of(op->getOperands(), [&](Value v) {
+               return isa<VectorType>(vals.lookup(v.getDefiningOp()).getType());
+             });
+  SmallVector<Value, 3> xs;
+  for (unsigned i = 0; i < op->getNumOperands(); ++i)
+    xs.push_back(vec ? lanesOf(val(op, i)) : val(op, i));
+  Value x = xs.size() > 0 ? xs[0] : Value();
+  Value y = xs.size() > 1 ? xs[1] : Value();
+  auto shaped = [&](Type t) -> Type { return vec ? Type(laneType(t)) : t; };
   Value r;
 
   if (isa<AddOp>(op)) {
@@ -995,7 +1041,7 @@ LogicalResult Emitter::emitAlu(Operation *op) {
     } else {
       // floormod_i32: r = a % b; (r != 0 && (r < 0) != (b < 0)) ? r + b : r
       Value rem = arith::RemSIOp::create(b, loc, x, y);
-      Value zero = arith::ConstantIntOp::create(b, loc, x.getType(), 0);
+      Value zero = constLike(x, b.getIntegerAttr(in, 0));
       Value nz = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rem, zero);
       Value rneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
       Value bneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero);
@@ -1005,7 +1051,7 @@ LogicalResult Emitter::emitAlu(Operation *op) {
       r = arith::SelectOp::create(b, loc, fix, sum, rem);
     }
   } else if (isa<WhereOp>(op)) {
-    r = arith::SelectOp::create(b, loc, x, y, val(op, 2));
+    r = arith::SelectOp::create(b, loc, x, y, xs[2]);
   } else if (auto cast = dyn_cast<CastOp>(op)) {
     Type to = cast.getDtype();
     Type from = in;
@@ -1014,29 +1060,29 @@ LogicalResult Emitter::emitAlu(Operation *op) {
     } else if (to.isInteger(1)) {
       // (_Bool)x is x != 0 (a NaN is true).
       if (isFloatDType(from)) {
-        Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(from, 0.0));
+        Value zero = constLike(x, b.getFloatAttr(from, 0.0));
         r = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
       } else {
-        Value zero = arith::ConstantIntOp::create(b, loc, from, 0);
+        Value zero = constLike(x, b.getIntegerAttr(from, 0));
         r = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
       }
     } else if (isFloatDType(to)) {
       if (isFloatDType(from))
         r = to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth()
-                ? arith::ExtFOp::create(b, loc, to, x).getResult()
-                : arith::TruncFOp::create(b, loc, to, x).getResult();
+                ? arith::ExtFOp::create(b, loc, shaped(to), x).getResult()
+                : arith::TruncFOp::create(b, loc, shaped(to), x).getResult();
       else if (from.isInteger(1))
-        r = arith::UIToFPOp::create(b, loc, to, x);
+        r = arith::UIToFPOp::create(b, loc, shaped(to), x);
       else
-        r = arith::SIToFPOp::create(b, loc, to, x);
+        r = arith::SIToFPOp::create(b, loc, shaped(to), x);
     } else { // to i32
       if (isFloatDType(from))
-        r = arith::FPToSIOp::create(b, loc, to, x); // C truncation toward zero
+        r = arith::FPToSIOp::create(b, loc, shaped(to), x); // C truncation toward zero
       else
-        r = arith::ExtUIOp::create(b, loc, to, x); // bool -> 0/1
+        r = arith::ExtUIOp::create(b, loc, shaped(to), x); // bool -> 0/1
     }
   } else if (isa<RecipOp>(op)) {
-    Value one = arith::ConstantOp::create(b, loc, b.getFloatAttr(in, 1.0));
+    Value one = constLike(x, b.getFloatAttr(in, 1.0));
     r = arith::DivFOp::create(b, loc, one, x);
   } else if (isa<Exp2Op>(op)) {
     r = math::Exp2Op::create(b, loc, x);
@@ -1049,7 +1095,123 @@ LogicalResult Emitter::emitAlu(Operation *op) {
   } else {
     return op->emitOpError("uop-linearize: no lowering for this op");
   }
-  vals.set(op, r);
+  vals[op] = r;
+  // A lane-variant i32 affine in the lane keeps its lane-0 value and stride,
+  // so that memory it indexes is read with vector loads.
+  if (vec && !isFloat && !isBool && isa<AddOp, MulOp>(op)) {
+    auto form = [&](unsigned i) -> std::optional<std::pair<Value, int64_t>> {
+      auto it = affine.find(srcOp(op, i));
+      if (it != affine.end())
+        return it->second;
+      Value v = val(op, i);
+      if (isa<VectorType>(v.getType()))
+        return std::nullopt;
+      return std::pair<Value, int64_t>{v, 0};
+    };
+    auto fx = form(0), fy = form(1);
+    auto flags = addressMath.contains(op) ? arith::IntegerOverflowFlags::nsw
+                                          : arith::IntegerOverflowFlags::none;
+    if (fx && fy && isa<AddOp>(op)) {
+      affine[op] = {arith::AddIOp::create(b, loc, fx->first, fy->first, flags),
+                    fx->second + fy->second};
+    } else if (fx && fy && isa<MulOp>(op)) {
+      APInt c;
+      for (auto [f, g] : {std::pair{fx, fy}, std::pair{fy, fx}})
+        if (g->second == 0 && matchPattern(g->first, m_ConstantInt(&c))) {
+          affine[op] = {arith::MulIOp::create(b, loc, f->first, g->first, flags),
+                        f->second * c.getSExtValue()};
+          break;
+        }
+    }
+  }
+  return success();
+}
+
+Value Emitter::lanesOf(Value v) {
+  if (isa<VectorType>(v.getType()))
+    return v;
+  return vector::BroadcastOp::create(b, v.getLoc(), laneType(v.getType()), v);
+}
+
+Value Emitter::laneSteps(Type t, int64_t s) {
+  SmallVector<int32_t> steps;
+  for (int64_t l = 0; l < jamWidth; ++l)
+    steps.push_back(static_cast<int32_t>(l * s));
+  return arith::ConstantOp::create(b, b.getUnknownLoc(),
+                                   DenseElementsAttr::get(laneType(t), ArrayRef(steps)));
+}
+
+Value Emitter::constLike(Value like, TypedAttr attr) {
+  if (auto vt = dyn_cast<VectorType>(like.getType()))
+    return arith::ConstantOp::create(b, b.getUnknownLoc(),
+                                     DenseElementsAttr::get(laneType(attr.getType()), attr));
+  return arith::ConstantOp::create(b, b.getUnknownLoc(), attr);
+}
+
+/// Lane l's index of a lane-variant access.
+static Value laneIndex(OpBuilder &b, Location loc, Value idx, int64_t stride, Value lanes,
+                       int64_t l) {
+  if (lanes)
+    return vector::ExtractOp::create(b, loc, lanes, ArrayRef<int64_t>{l});
+  return arith::AddIOp::create(b, loc, idx,
+                               arith::ConstantIndexOp::create(b, loc, l * stride).getResult());
+}
+
+LogicalResult Emitter::emitLoad(Operation *op) {
+  Location loc = op->getLoc();
+  if (!ptrs.count(srcOp(op, 0)))
+    return op->emitOpError("uop-linearize: load of a whole memref is not supported");
+  Ptr p = ptrs.lookup(srcOp(op, 0));
+  // The same element in every lane (or the lane's own, in a lane-private
+  // memref of vectors): one load.
+  if (p.priv || (!p.lanes && p.stride == 0)) {
+    vals[op] = memref::LoadOp::create(b, loc, p.mem, p.idx);
+    return success();
+  }
+  Type elem = cast<MemRefType>(p.mem.getType()).getElementType();
+  if (!p.lanes && p.stride == 1 && !elem.isInteger(1)) {
+    vals[op] = vector::LoadOp::create(b, loc, laneType(elem), p.mem, ValueRange{p.idx});
+    return success();
+  }
+  SmallVector<Value> elems;
+  for (int64_t l = 0; l < jamWidth; ++l)
+    elems.push_back(
+        memref::LoadOp::create(b, loc, p.mem, laneIndex(b, loc, p.idx, p.stride, p.lanes, l)));
+  vals[op] = vector::FromElementsOp::create(b, loc, laneType(elem), elems);
+  return success();
+}
+
+LogicalResult Emitter::emitStore(Operation *op) {
+  Location loc = op->getLoc();
+  if (!ptrs.count(srcOp(op, 0)))
+    return op->emitOpError("uop-linearize: store to a whole memref is not supported");
+  Ptr p = ptrs.lookup(srcOp(op, 0));
+  Value v = val(op, 1);
+  if (!v || (isa<ShapedType>(v.getType()) && !inJam(op)))
+    return op->emitOpError("uop-linearize: stores a scalar");
+  bool vec = isa<VectorType>(v.getType());
+  if (p.priv) {
+    memref::StoreOp::create(b, loc, lanesOf(v), p.mem, p.idx);
+    return success();
+  }
+  Type elem = cast<MemRefType>(p.mem.getType()).getElementType();
+  if (!p.lanes && p.stride == 0) {
+    // Every lane stores to the same element: the last lane's value stays.
+    Value last = vec ? vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{jamWidth - 1})
+                           .getResult()
+                     : v;
+    memref::StoreOp::create(b, loc, last, p.mem, p.idx);
+    return success();
+  }
+  if (!p.lanes && p.stride == 1 && !elem.isInteger(1)) {
+    vector::StoreOp::create(b, loc, lanesOf(v), p.mem, ValueRange{p.idx});
+    return success();
+  }
+  // Lane after lane, as the loop's iterations would.
+  for (int64_t l = 0; l < jamWidth; ++l) {
+    Value x = vec ? vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l}).getResult() : v;
+    memref::StoreOp::create(b, loc, x, p.mem, laneIndex(b, loc, p.idx, p.stride, p.lanes, l));
+  }
   return success();
 }
 

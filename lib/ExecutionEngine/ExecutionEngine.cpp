@@ -125,6 +125,9 @@ static double countFlops(func::FuncOp func) {
         for (unsigned i = 0; i < par.getNumLoops(); ++i)
           trips *= tripCount(par.getLowerBound()[i], par.getUpperBound()[i], par.getStep()[i]);
     }
+    // A vector op (uop-linearize's vector lanes) is one flop per lane.
+    if (auto vt = dyn_cast<VectorType>(op->getResult(0).getType()))
+      trips *= vt.getNumElements();
     flops += trips;
   });
   return flops;

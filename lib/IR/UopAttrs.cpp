@@ -50,7 +50,7 @@ static void printAxisMap(AsmPrinter &printer, ArrayRef<int64_t> pairs) {
 
 Attribute OptsAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> upcast, tile, local;
-  int64_t thread = -1, unroll = 1;
+  int64_t thread = -1, unroll = 1, vector = 1;
   bool gpu = false;
   llvm::SmallSet<StringRef, 8> seen;
   auto parseEntry = [&]() -> ParseResult {
@@ -85,8 +85,10 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(thread);
     if (key == "unroll")
       return parser.parseInteger(unroll);
+    if (key == "vector")
+      return parser.parseInteger(vector);
     return parser.emitError(loc, "unknown opts field '")
-           << key << "' (expected upcast, thread, unroll, tile, gpu or local)";
+           << key << "' (expected upcast, thread, unroll, tile, gpu, local or vector)";
   };
   if (parser.parseLess())
     return {};
@@ -94,7 +96,8 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
     if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
       return {};
   }
-  return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll, tile, gpu, local);
+  return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll, tile, gpu, local,
+                                    vector);
 }
 
 void OptsAttr::print(AsmPrinter &printer) const {
@@ -118,12 +121,15 @@ void OptsAttr::print(AsmPrinter &printer) const {
     printer << StringRef(sep) << "local = ";
     printAxisMap(printer, getLocal());
   }
+  if (getVector() != 1)
+    printer << StringRef(sep) << "vector = " << getVector();
   printer << ">";
 }
 
 LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> upcast, int64_t thread, int64_t unroll,
-                               ArrayRef<int64_t> tile, bool gpu, ArrayRef<int64_t> local) {
+                               ArrayRef<int64_t> tile, bool gpu, ArrayRef<int64_t> local,
+                               int64_t vector) {
   auto checkMap = [&](StringRef name, ArrayRef<int64_t> pairs) -> LogicalResult {
     if (pairs.size() % 2)
       return emitError() << "opts " << name << " must hold axis/value pairs";
@@ -146,5 +152,7 @@ LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "opts thread axis " << thread << " is negative";
   if (unroll < 1)
     return emitError() << "opts unroll " << unroll << " must be >= 1";
+  if (vector < 1 || vector > 1024)
+    return emitError() << "opts vector " << vector << " must be in [1, 1024] lanes";
   return success();
 }

@@ -47,6 +47,7 @@ void mlir::uop::buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOp
   if (options.opt == OptMode::Hand) {
     UopHandOptPassOptions hand;
     hand.target = "cpu";
+    hand.vectorBits = -1; // register tiles for this machine's vector unit
     pm.addPass(createUopHandOptPass(hand));
   }
 }
@@ -82,6 +83,8 @@ void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions
   // floordivsi/ceildivsi have no direct LLVM lowering.
   pm.addPass(arith::createArithExpandOpsPass());
   // L3 -> L4. (finalize-memref-to-llvm must run before convert-scf-to-cf.)
+  // Vector lanes (#uop.opts<vector = W>) are vector ops on memrefs.
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertMathToLLVMPass());

@@ -14,6 +14,7 @@
 #include "Uop/IR/UopDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <map>
 
@@ -29,7 +30,7 @@ namespace {
 /// The seed's Opts while it is being chosen (maps keyed by axis).
 struct Choice {
   std::map<int64_t, int64_t> upcast, local;
-  int64_t thread = -1, unroll = 1;
+  int64_t thread = -1, unroll = 1, vector = 1;
   bool gpu = false;
 
   OptsAttr toAttr(MLIRContext *ctx) const {
@@ -39,7 +40,7 @@ struct Choice {
         v.append({axis, f});
       return v;
     };
-    return OptsAttr::get(ctx, flat(upcast), thread, unroll, {}, gpu, flat(local));
+    return OptsAttr::get(ctx, flat(upcast), thread, unroll, {}, gpu, flat(local), vector);
   }
 };
 } // namespace
@@ -63,11 +64,51 @@ static int64_t reduceSize(func::FuncOp kernel) {
   return size;
 }
 
-/// hand_opt_choice.
-static Choice handOptChoice(ArrayRef<int64_t> shape, int64_t rsize) {
+/// The vector unit a register tile is sized for (bits 0: none).
+struct VectorUnit {
+  int64_t bits = 0, registers = 16;
+};
+
+/// This machine's vector unit, from its CPU features.
+static VectorUnit hostVectorUnit() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  auto has = [&](StringRef f) { return features.lookup(f); };
+  if (has("avx512f"))
+    return {512, 32};
+  if (has("avx2") || has("avx"))
+    return {256, 16};
+  if (has("neon") || has("asimd"))
+    return {128, 32};
+  return {128, 16}; // SSE2, or a machine this does not know
+}
+
+/// A register tile for `unit`: two vectors of f32 lanes on the last output
+/// axis (uop-linearize's vector lanes), rows upcast on the axis before it,
+/// as many (8, 4, 2) as leave 4 registers for the operands. False (the
+/// seed's choice then) without two output axes that allow it: a row
+/// reduction's one output axis is better upcast, as the seed does.
+static bool registerTile(ArrayRef<int64_t> shape, VectorUnit unit, Choice &o) {
+  int64_t rank = shape.size();
+  int64_t lanes = 2 * unit.bits / 32;
+  if (rank < 2 || lanes < 2 || shape[rank - 1] < lanes || shape[rank - 1] % lanes != 0)
+    return false;
+  for (int64_t rows : {8, 4, 2})
+    if (2 * rows <= unit.registers - 4 && shape[rank - 2] % rows == 0 &&
+        shape[rank - 2] >= rows) {
+      o.upcast[rank - 2] = rows;
+      o.vector = lanes;
+      return true;
+    }
+  return false;
+}
+
+/// hand_opt_choice, with the register tile sized for `unit` where it has one.
+static Choice handOptChoice(ArrayRef<int64_t> shape, int64_t rsize, VectorUnit unit) {
   Choice o;
   int64_t rank = shape.size();
-  if (rsize > 1) {
+  if (rsize > 1 && unit.bits > 0 && registerTile(shape, unit, o)) {
+    // (the register tile replaces the seed's 4x4 below)
+  } else if (rsize > 1) {
     // A 4x4 register tile on the last two output axes (the seed tuned it for
     // AVX2's 16 vector registers).
     int64_t budget = 16;
@@ -143,6 +184,25 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
           << maxThreads;
       return signalPassFailure();
     }
+    if (vectorBits != 0 && vectorBits != -1 && vectorBits != 128 && vectorBits != 256 &&
+        vectorBits != 512) {
+      emitError(getOperation().getLoc(), "uop-hand-opt: vector-bits must be 0, -1, 128, 256 or "
+                                         "512, got ")
+          << static_cast<int64_t>(vectorBits);
+      return signalPassFailure();
+    }
+    if (vectorRegisters < 0) {
+      emitError(getOperation().getLoc(), "uop-hand-opt: vector-registers must be >= 0, got ")
+          << static_cast<int64_t>(vectorRegisters);
+      return signalPassFailure();
+    }
+    VectorUnit unit;
+    if (vectorBits == -1)
+      unit = hostVectorUnit();
+    else if (vectorBits > 0)
+      unit = {vectorBits, vectorBits == 512 ? 32 : 16};
+    if (vectorRegisters > 0)
+      unit.registers = vectorRegisters;
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (!isKernel(kernel) || kernel->hasAttr(kOptsAttrName) || kernel.isDeclaration())
         continue;
@@ -159,7 +219,7 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
           return signalPassFailure();
         choice = *c;
       } else {
-        choice = handOptChoice(shape, reduceSize(kernel));
+        choice = handOptChoice(shape, reduceSize(kernel), unit);
       }
       kernel->setAttr(kOptsAttrName, choice.toAttr(&getContext()));
       ++numChosen;

@@ -1,22 +1,127 @@
 // RUN: uop-opt %s -split-input-file -uop-linearize | FileCheck %s
 //
-// A serial loop directly around a reduction that reads memory with stride 1
-// in the outer loop and another stride in the inner one (gemm's j loop over
-// B[k*N + j]) is unrolled and jammed by 32 f32 lanes: each lane has its own
-// accumulator, the inner loop asks LLVM not to vectorize it, and the lanes'
-// loads sit side by side for the SLP vectorizer.
+// #uop.opts<vector = W>: a serial loop directly around a reduction that
+// reads memory with stride 1 in the outer loop and another stride in the
+// inner one (gemm's j loop over B[k*N + j]) becomes W vector lanes: the loop
+// counts groups of W, each lane's accumulator is a lane of a vector in a
+// lane-private alloca, the contiguous load is a vector.load, the
+// lane-invariant load of A stays scalar and is broadcast, the FMA is on
+// vector<W x f32>, the result a vector.store; the inner loop asks LLVM not
+// to vectorize it (that would reorder each lane's sum).
 
 // CHECK-LABEL: func.func @gemm
-// CHECK-COUNT-32: memref.alloca() : memref<1xf32>
+// CHECK: memref.alloca() : memref<1xvector<16xf32>>
+// CHECK-NOT: memref.alloca
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} : i32
-// CHECK: %[[C2:.*]] = arith.constant 2 : i32
-// CHECK: scf.for %[[JJ:.*]] = %{{.*}} to %[[C2]] step %{{.*}} : i32
+// CHECK: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK: scf.for %[[JJ:.*]] = %{{.*}} to %[[C4]] step %{{.*}} : i32
 // CHECK: %[[BASE:.*]] = arith.muli %[[JJ]], %{{.*}} overflow<nsw> : i32
-// CHECK: arith.addi %[[BASE]], %{{.*}} overflow<nsw> : i32
+// CHECK: arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]> : vector<16xi32>
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<1xvector<16xf32>>
 // CHECK: scf.for %[[K:.*]] =
-// CHECK-COUNT-32: arith.addf {{.*}} fastmath<reassoc,nsz,contract> : f32
+// CHECK: memref.load %{{.*}}[%{{.*}}] : memref<1xvector<16xf32>>
+// CHECK: %[[A:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<4096xf32>
+// CHECK: %[[B:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<4096xf32>, vector<16xf32>
+// CHECK: %[[AV:.*]] = vector.broadcast %[[A]] : f32 to vector<16xf32>
+// CHECK: arith.mulf %[[AV]], %[[B]] fastmath<contract> : vector<16xf32>
+// CHECK: arith.addf {{.*}} fastmath<reassoc,nsz,contract> : vector<16xf32>
 // CHECK: } {llvm.loop_annotation = #{{.*}}}
-func.func @gemm() -> !uop.void {
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<4096xf32>, vector<16xf32>
+func.func @gemm() -> !uop.void attributes {uop.opts = #uop.opts<vector = 16>} {
+  %c64 = uop.const 64 : i32
+  %c0 = uop.const 0 : i32
+  %zero = uop.const 0.0 : f32
+  %C = uop.buffer 2 : memref<4096xf32, #uop.addrspace<global>>
+  %A = uop.buffer 0 : memref<4096xf32, #uop.addrspace<global>>
+  %B = uop.buffer 1 : memref<4096xf32, #uop.addrspace<global>>
+  %i = uop.range %c64 idx 0 <loop>
+  %j = uop.range %c64 idx 1 <loop>
+  %k = uop.range %c64 idx 2 <loop>
+  %iK = uop.mul %i, %c64 : i32
+  %ij = uop.add %iK, %j : i32
+  %pc = uop.index %C[%ij] : memref<4096xf32, #uop.addrspace<global>>
+  %acc = uop.alloc 0 : memref<1xf32, #uop.addrspace<local>>
+  %acc_ij = uop.after %acc, %i, %j : memref<1xf32, #uop.addrspace<local>>, i32, i32
+  %p0 = uop.index %acc_ij[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %init = uop.store %p0, %zero : !uop.ptr<f32, local>
+  %acc_k = uop.after %acc_ij, %init, %k : memref<1xf32, #uop.addrspace<local>>, !uop.void, i32
+  %pk = uop.index %acc_k[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %old = uop.load %pk : !uop.ptr<f32, local>
+  %ik = uop.add %iK, %k : i32
+  %pa = uop.index %A[%ik] : memref<4096xf32, #uop.addrspace<global>>
+  %a = uop.load %pa : !uop.ptr<f32, global>
+  %kM = uop.mul %k, %c64 : i32
+  %kj = uop.add %kM, %j : i32
+  %pb = uop.index %B[%kj] : memref<4096xf32, #uop.addrspace<global>>
+  %b = uop.load %pb : !uop.ptr<f32, global>
+  %ab = uop.mul %a, %b : f32
+  %sum = uop.add %old, %ab : f32
+  %upd = uop.store %pk, %sum : !uop.ptr<f32, local>
+  %endk = uop.end %upd, %k : !uop.void
+  %acc_done = uop.after %acc_ij, %endk : memref<1xf32, #uop.addrspace<local>>, !uop.void
+  %pd = uop.index %acc_done[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %res = uop.load %pd : !uop.ptr<f32, local>
+  %st = uop.store %pc, %res : !uop.ptr<f32, global>
+  %endij = uop.end %st, %i, %j : !uop.void
+  %sink = uop.sink(%endij : !uop.void)
+  return %sink : !uop.void
+}
+
+// -----
+
+// No opts, no lanes: how wide (and whether) is the opts' choice, not the
+// lowering's.
+// CHECK-LABEL: func.func @no_opts
+// CHECK-NOT: vector<
+// CHECK-NOT: llvm.loop_annotation
+// CHECK: return
+func.func @no_opts() -> !uop.void {
+  %c64 = uop.const 64 : i32
+  %c0 = uop.const 0 : i32
+  %zero = uop.const 0.0 : f32
+  %C = uop.buffer 2 : memref<4096xf32, #uop.addrspace<global>>
+  %A = uop.buffer 0 : memref<4096xf32, #uop.addrspace<global>>
+  %B = uop.buffer 1 : memref<4096xf32, #uop.addrspace<global>>
+  %i = uop.range %c64 idx 0 <loop>
+  %j = uop.range %c64 idx 1 <loop>
+  %k = uop.range %c64 idx 2 <loop>
+  %iK = uop.mul %i, %c64 : i32
+  %ij = uop.add %iK, %j : i32
+  %pc = uop.index %C[%ij] : memref<4096xf32, #uop.addrspace<global>>
+  %acc = uop.alloc 0 : memref<1xf32, #uop.addrspace<local>>
+  %acc_ij = uop.after %acc, %i, %j : memref<1xf32, #uop.addrspace<local>>, i32, i32
+  %p0 = uop.index %acc_ij[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %init = uop.store %p0, %zero : !uop.ptr<f32, local>
+  %acc_k = uop.after %acc_ij, %init, %k : memref<1xf32, #uop.addrspace<local>>, !uop.void, i32
+  %pk = uop.index %acc_k[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %old = uop.load %pk : !uop.ptr<f32, local>
+  %ik = uop.add %iK, %k : i32
+  %pa = uop.index %A[%ik] : memref<4096xf32, #uop.addrspace<global>>
+  %a = uop.load %pa : !uop.ptr<f32, global>
+  %kM = uop.mul %k, %c64 : i32
+  %kj = uop.add %kM, %j : i32
+  %pb = uop.index %B[%kj] : memref<4096xf32, #uop.addrspace<global>>
+  %b = uop.load %pb : !uop.ptr<f32, global>
+  %ab = uop.mul %a, %b : f32
+  %sum = uop.add %old, %ab : f32
+  %upd = uop.store %pk, %sum : !uop.ptr<f32, local>
+  %endk = uop.end %upd, %k : !uop.void
+  %acc_done = uop.after %acc_ij, %endk : memref<1xf32, #uop.addrspace<local>>, !uop.void
+  %pd = uop.index %acc_done[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %res = uop.load %pd : !uop.ptr<f32, local>
+  %st = uop.store %pc, %res : !uop.ptr<f32, global>
+  %endij = uop.end %st, %i, %j : !uop.void
+  %sink = uop.sink(%endij : !uop.void)
+  return %sink : !uop.void
+}
+
+// -----
+
+// Lanes whose count does not divide the trip count: none.
+// CHECK-LABEL: func.func @no_divide
+// CHECK-NOT: vector<
+// CHECK: return
+func.func @no_divide() -> !uop.void attributes {uop.opts = #uop.opts<vector = 24>} {
   %c64 = uop.const 64 : i32
   %c0 = uop.const 0 : i32
   %zero = uop.const 0.0 : f32
@@ -59,13 +164,12 @@ func.func @gemm() -> !uop.void {
 // -----
 
 // Not when the loop stores into a buffer it also reads (a later iteration
-// could read what an earlier one wrote), nor when the trip count is no
-// multiple of 8.
+// could read what an earlier one wrote).
 // CHECK-LABEL: func.func @in_place
 // CHECK-COUNT-1: memref.alloca() : memref<1xf32>
 // CHECK-NOT: memref.alloca
 // CHECK-NOT: llvm.loop_annotation
-func.func @in_place() -> !uop.void {
+func.func @in_place() -> !uop.void attributes {uop.opts = #uop.opts<vector = 16>} {
   %c64 = uop.const 64 : i32
   %c0 = uop.const 0 : i32
   %zero = uop.const 0.0 : f32

@@ -500,8 +500,16 @@ func.func @const_shaped_scalar() {
 // -----
 
 func.func @opts_bad_field() {
-  // expected-error @+1 {{unknown opts field 'vectorize' (expected upcast, thread, unroll, tile, gpu or local)}}
+  // expected-error @+1 {{unknown opts field 'vectorize' (expected upcast, thread, unroll, tile, gpu, local or vector)}}
   %0 = uop.const {opts = #uop.opts<vectorize = 4>} 1 : i32
+  return
+}
+
+// -----
+
+func.func @opts_bad_vector() {
+  // expected-error @+1 {{opts vector 0 must be in [1, 1024] lanes}}
+  %0 = uop.const {opts = #uop.opts<vector = 0>} 1 : i32
   return
 }
 

@@ -70,7 +70,8 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
     scf.for %iv = %c0 to %c16 step %c1 { ... memref.store ... }
     ```
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",

@@ -96,9 +96,19 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     * `tile = {axis: size, ...}`: cache blocking of output axes.
     * `gpu`: output axes become GLOBAL (blockIdx) ranges.
     * `local = {axis: threads, ...}`: threads per block on an axis (LOCAL).
+    * `vector = lanes`: on the CPU, the serial loop directly around a
+      kernel's innermost loop that walks some float load contiguously while
+      the inner loop strides it (gemm's output column loop around its reduce
+      loop) becomes `lanes` vector lanes (uop-linearize: unrolled and jammed
+      into `vector<lanes x T>` values, each lane its own accumulator, so the
+      reduce order of every element is unchanged). With `upcast` on another
+      axis this is a register tile: upcast rows x `lanes` columns of vector
+      accumulators, the loads of both operands shared across the tile.
+      Default 1: no vector lanes.
 
     ```mlir
     #uop.opts<upcast = {0: 4, 1: 4}, unroll = 4, thread = 0>
+    #uop.opts<upcast = {0: 4}, thread = 0, vector = 16>
     #uop.opts<gpu, local = {0: 16, 1: 16}>
     ```
   }];
@@ -108,7 +118,15 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     "int64_t":$unroll,
     ArrayRefParameter<"int64_t", "axis/size pairs">:$tile,
     "bool":$gpu,
-    ArrayRefParameter<"int64_t", "axis/threads pairs">:$local);
+    ArrayRefParameter<"int64_t", "axis/threads pairs">:$local,
+    DefaultValuedParameter<"int64_t", "1">:$vector);
+  let builders = [
+    // The seed's fields, no vector lanes.
+    AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
+                     "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local), [{
+      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, int64_t(1));
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -164,6 +164,17 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     under 64); the first output axis with at least 2 iterations left runs in
     parallel (`thread`) when the kernel does 2^16 or more element-steps.
 
+    With `vector-bits` (uop-cpu-pipeline and the engine pass -1: the host's,
+    from its CPU features), a reducing kernel whose last output axis is a
+    multiple of two vectors of f32 gets a register tile sized for that
+    machine instead of the seed's 4x4 (with two output axes, the one before
+    the last a multiple of 2): `vector` = two vectors of lanes on the
+    last axis (uop-linearize's vector lanes) and `upcast` of the axis before
+    it by the most rows (8, 4 or 2) whose accumulators, two vectors a row,
+    leave 4 of the vector registers for the loaded operands: AVX2 (256 bits,
+    16 registers) `upcast = {0: 4}, vector = 16`, AVX-512 (32 registers)
+    `upcast = {0: 8}, vector = 32`. Each element's reduction keeps its order.
+
     `target=gpu` is the seed's `gpu_opt_choice`: the output axes become the
     grid (`gpu`; at most 3 non-trivial axes, else an error), threads on the
     last axes by powers of two within a block of `max-threads` (16 per axis
@@ -179,7 +190,12 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
            "The machine the opts are for: cpu (hand_opt_choice) or gpu (gpu_opt_choice)">,
     Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
-           "target=gpu: threads per block">];
+           "target=gpu: threads per block">,
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "target=cpu: the vector width the register tile is sized for: 0 = none "
+           "(the seed's own choice), -1 = this machine's (its CPU features), or 128, 256, 512">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", /*default=*/"0",
+           "target=cpu: vector registers (0: 32 with 512-bit vectors or -1 on AVX-512, else 16)">];
   let statistics = [
     Statistic<"numChosen", "kernels-chosen", "Kernels given opts by this pass">];
 }

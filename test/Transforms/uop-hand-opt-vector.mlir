@@ -1,0 +1,71 @@
+// RUN: uop-opt %s --split-input-file --uop-hand-opt=vector-bits=256 | FileCheck %s --check-prefix=AVX2
+// RUN: uop-opt %s --split-input-file --uop-hand-opt=vector-bits=512 | FileCheck %s --check-prefix=AVX512
+// RUN: uop-opt %s --split-input-file --uop-hand-opt="vector-bits=256 vector-registers=32" | FileCheck %s --check-prefix=REGS32
+// RUN: not uop-opt %s --split-input-file --uop-hand-opt=vector-bits=100 2>&1 | FileCheck %s --check-prefix=BAD
+//
+// uop-hand-opt sized for a vector unit: a reducing kernel whose last output
+// axis is a multiple of two vectors of f32 gets a register tile of `vector`
+// lanes on that axis and upcast rows on the one before, as many as leave 4
+// registers for the operands; otherwise (one output axis, no lanes that
+// divide the last one) the seed's own choice.
+// BAD: uop-hand-opt: vector-bits must be 0, -1, 128, 256 or 512, got 100
+
+// A 64^3 gemm.
+// AVX2-LABEL: func.func private @r_64_64
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, vector = 16>
+// AVX512-LABEL: func.func private @r_64_64
+// AVX512-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, vector = 32>
+// REGS32-LABEL: func.func private @r_64_64
+// REGS32-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, vector = 16>
+func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<4096xf32>
+  %b = uop.buffer 1 : tensor<4096xf32>
+  %a2 = uop.reshape %a, [64, 1, 64] : tensor<4096xf32>
+  %ae = uop.expand %a2, [64, 64, 64] : tensor<64x1x64xf32>
+  %b2 = uop.reshape %b, [64, 64] : tensor<4096xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<64x64xf32>
+  %b3 = uop.reshape %bt, [1, 64, 64] : tensor<64x64xf32>
+  %be = uop.expand %b3, [64, 64, 64] : tensor<1x64x64xf32>
+  %m = uop.mul %ae, %be : tensor<64x64x64xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<64x64x64xf32>
+  return %c : tensor<64x64xf32>
+}
+
+// -----
+
+// A last axis of 24 (no multiple of 32 lanes): the seed's 4x4 for AVX-512,
+// 16 lanes do not divide it either; a 6-row axis takes 2 rows.
+// AVX2-LABEL: func.func private @r_6_48
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 2}, vector = 16>
+// AVX512-LABEL: func.func private @r_6_48
+// AVX512-SAME:    uop.opts = #uop.opts<upcast = {0: 2, 1: 4}>
+func.func private @r_6_48() -> tensor<6x48xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<2304xf32>
+  %r = uop.reshape %a, [6, 48, 8] : tensor<2304xf32>
+  %c = uop.reduce %r <add> pop 1 : tensor<6x48x8xf32>
+  return %c : tensor<6x48xf32>
+}
+
+// -----
+
+// Nothing reduces: no register tile.
+// AVX2-LABEL: func.func private @e_256_256
+// AVX2-SAME:    uop.opts = #uop.opts<thread = 0>
+func.func private @e_256_256() -> tensor<256x256xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<65536xf32>
+  %r = uop.reshape %a, [256, 256] : tensor<65536xf32>
+  %e = uop.exp2 %r : tensor<256x256xf32>
+  return %e : tensor<256x256xf32>
+}
+
+// -----
+
+// Row sums (one output axis): the seed's upcast, no lanes.
+// AVX2-LABEL: func.func private @r_512
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}>
+func.func private @r_512() -> tensor<512xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<2048xf32>
+  %r = uop.reshape %a, [512, 4] : tensor<2048xf32>
+  %c = uop.reduce %r <add> pop 1 : tensor<512x4xf32>
+  return %c : tensor<512xf32>
+}
