@@ -25,6 +25,7 @@
 #include "llvm/ADT/DenseMap.h"
 
 #include <map>
+#include <unordered_map>
 
 namespace uop {
 namespace detail {
@@ -71,6 +72,17 @@ struct TensorContext::Impl {
   llvm::DenseMap<int64_t, std::weak_ptr<rt::HostBuffer>> buffers;
   int64_t nextBufferId = 0;
   size_t realizations = 0;
+  /// The frontend's plans by structure (Slice::key in Tensor.cpp): a
+  /// realize that finds its structure here skips building, printing and
+  /// hashing the program. The executables are the plan cache's.
+  std::unordered_map<std::string, rt::Executable *> plans;
+  size_t planHits = 0;
+  /// $UOP_DEBUG (the seed's DEBUG): 1 prints a line per realize (ops,
+  /// kernels, the plan lookup, binding and run times) to stderr, 2 also the
+  /// kernels of each new plan.
+  int debug = 0;
+  struct BufferPool;
+  std::shared_ptr<BufferPool> pool;
   /// Diagnostics emitted since the last take (verifier, compiler).
   std::string diagnostics;
   std::unique_ptr<mlir::ScopedDiagnosticHandler> handler;

@@ -142,8 +142,12 @@ public:
   size_t graphSize() const;
   /// Buffers whose data is alive (some tensor's graph still uses them).
   size_t liveBuffers() const;
-  /// Programs realized (each a plan-cache lookup).
+  /// Programs realized.
   size_t realizations() const;
+  /// Realizations whose plan the frontend found by the program's structure
+  /// without asking the plan cache (the others are the plan cache's
+  /// compiles and hits).
+  size_t planHits() const;
   /// The program realize() would compile for `roots`, as printed (the plan
   /// cache key's text), or the first error.
   llvm::Expected<std::string> programText(llvm::ArrayRef<Tensor> roots);
