@@ -4,8 +4,9 @@
 // tiny GPT) written with uop::nn, checked against numpy and against the seed
 // itself: the seed builds the same model, takes uop's parameters (in the
 // order of its parameters(), which must be uop's registration order) and
-// computes the same forward values, loss and gradients. Then the seed's
-// test: the tiny GPT learns a predictable sequence.
+// computes the same forward values, loss and gradients (of every
+// parameter, one program). Then the seed's test: the tiny GPT learns a
+// predictable sequence.
 //
 //===----------------------------------------------------------------------===//
 
@@ -159,14 +160,13 @@ ps = load_params(gpt, 'gpt')
 assert len(ps) == int(L('gpt_n')[0])
 logits = gpt(Tensor(L('gpt_x')))
 loss = logits.reshape(-1, V).cross_entropy(Tensor(L('gpt_y')).reshape(-1))
-if len(sys.argv) > 3: # and the gradients
-    loss.backward(ps)
-    Tensor.realize_all(logits, loss, *[p.grad for p in ps])
-    for i, p in enumerate(ps): np.save(f'{d}/seed_gpt_grad_{i}.npy', p.grad.numpy())
+loss.backward(ps)
+Tensor.realize_all(logits, loss, *[p.grad for p in ps]) # one program
+for i, p in enumerate(ps): np.save(f'{d}/seed_gpt_grad_{i}.npy', p.grad.numpy())
 np.save(d + '/seed_gpt_logits.npy', logits.numpy()); np.save(d + '/seed_gpt_loss.npy', loss.numpy())
 )py";
 
-TEST_F(ModelsTest, LayerNormAttentionAndGPTForwardMatchNumpyAndTheSeed) {
+TEST_F(ModelsTest, LayerNormAttentionAndGPTMatchNumpyAndTheSeed) {
   if (!rt::test::haveNumpy())
     GTEST_SKIP() << "no numpy";
   ctx.manualSeed(0);
@@ -194,7 +194,36 @@ TEST_F(ModelsTest, LayerNormAttentionAndGPTForwardMatchNumpyAndTheSeed) {
   Tensor logits = gpt(x);
   EXPECT_EQ(logits.shape(), (Shape{4, T, V}));
   expectMatches(logits, "seed_gpt_logits", 1e-5);
-  expectMatches(logits.reshape({-1, V}).crossEntropy(y.reshape({-1})), "seed_gpt_loss", 1e-5);
+  Tensor loss = logits.reshape({-1, V}).crossEntropy(y.reshape({-1}));
+  auto ps = gpt.parameters();
+  ASSERT_FALSE(!!loss.backward(ps));
+  std::vector<Tensor> all = {loss};
+  for (const Tensor &p : ps)
+    all.push_back(*p.grad());
+  ASSERT_FALSE(!!Tensor::realizeAll(all)); // one program, as the seed's
+  expectMatches(loss, "seed_gpt_loss", 1e-5);
+  for (auto [i, p] : llvm::enumerate(ps))
+    expectMatches(*p.grad(), "seed_gpt_grad_" + std::to_string(i), 1e-5);
+}
+
+TEST_F(ModelsTest, TinyGPTLearns) {
+  // The seed's test_tiny_gpt_learns.
+  ctx.manualSeed(0);
+  const int64_t V = 11, T = 8;
+  GPT model(V, T, 16, 2, 1, ctx);
+  nn::AdamW opt(model.parameters(), 1e-2);
+  Tensor x = windows(V, T, 0, ctx), y = windows(V, T, 1, ctx);
+  std::vector<double> losses;
+  for (int i = 0; i < 30; ++i) {
+    Tensor loss = model(x).reshape({-1, V}).crossEntropy(y.reshape({-1}));
+    opt.zeroGrad();
+    ASSERT_FALSE(!!loss.backward(opt.params()));
+    ASSERT_FALSE(!!opt.step({loss}));
+    auto l = loss.item();
+    ASSERT_TRUE(!!l) << llvm::toString(l.takeError());
+    losses.push_back(*l);
+  }
+  EXPECT_LT(losses.back(), 0.25 * losses.front()) << losses.front() << " -> " << losses.back();
 }
 
 TEST_F(ModelsTest, AttentionIsCausal) {

@@ -231,29 +231,85 @@ TEST_F(NNTest, OptimizersMatchTheSeed) {
 }
 
 TEST_F(NNTest, AdamWStepsReuseOnePlan) {
+  // The seed's test_adamw_steps_reuse_one_plan, over 100 steps: the first
+  // compiles the step's program, the other 99 find its plan.
   ctx.manualSeed(0);
   nn::Linear lin(4, 2, true, ctx);
-  nn::AdamW opt(lin.parameters(), 1e-2);
+  nn::AdamW opt({lin.weight, *lin.bias}, 1e-2);
+  Tensor x = Tensor::randn({8, 4}, ctx);
   auto &stats = ctx.planCache().stats();
+  std::vector<double> losses;
   auto step = [&] {
-    for (const Tensor &p : opt.params()) {
-      Tensor q = p;
-      q.setGrad(p.detach() * Tensor::randn(p.shape(), ctx)); // a lazy gradient, fresh data
-    }
-    Tensor loss = lin.weight.square().sum();
+    Tensor loss = lin(x).square().mean();
+    opt.zeroGrad();
+    ASSERT_FALSE(!!loss.backward(opt.params()));
     ASSERT_FALSE(!!opt.step({loss}));
-    EXPECT_TRUE(loss.isRealized());
+    EXPECT_TRUE(loss.isRealized()); // in the step's program
+    losses.push_back(*loss.item());
   };
   step();
   unsigned compiled = stats.compiled;
-  size_t hits = ctx.planHits();
-  size_t realizations = ctx.realizations();
+  size_t hits = ctx.planHits(), realizations = ctx.realizations();
   for (int i = 0; i < 99; ++i)
     step();
   EXPECT_EQ(stats.compiled, compiled) << "a later step compiled a new plan";
   EXPECT_EQ(ctx.planHits(), hits + 99);
   EXPECT_EQ(ctx.realizations(), realizations + 99); // one program per step
   EXPECT_EQ(opt.t, 100);
+  EXPECT_LT(losses.back(), losses.front());
+}
+
+//===----------------------------------------------------------------------===//
+// The seed's training tests (test_w05_tensor.py)
+//===----------------------------------------------------------------------===//
+
+TEST_F(NNTest, SgdMomentumStep) {
+  Tensor w = Tensor::fromVector({1.0f, -2.0f}, ctx).setRequiresGrad();
+  nn::SGD opt({w}, 0.1, 0.9);
+  for (int i = 0; i < 2; ++i) {
+    Tensor loss = w.square().sum();
+    opt.zeroGrad();
+    ASSERT_FALSE(!!loss.backward(opt.params()));
+    ASSERT_FALSE(!!opt.step());
+  }
+  // v1 = 2 w0, w1 = w0 - .1 v1 = .8 w0; v2 = .9 v1 + 2 w1 = 3.4 w0,
+  // w2 = .8 w0 - .34 w0 = .46 w0
+  expectNear(values(w), {0.46f, -0.92f}, 1e-5);
+  expectNear(values(opt.v[0]), {3.4f, -6.8f}, 1e-5);
+}
+
+TEST_F(NNTest, TrainingReducesLoss) {
+  ctx.manualSeed(1);
+  Tensor X = Tensor::randn({64, 8}, ctx);
+  Tensor Y = (X.sum(1) > 0).cast(DType::I32);
+  ASSERT_TRUE(!!Y.realize());
+  nn::Linear l1(8, 16, true, ctx), l2(16, 2, true, ctx);
+  nn::AdamW opt(nn::parameters({&l1, &l2}), 1e-2);
+  EXPECT_EQ(opt.params().size(), 4u);
+  std::vector<double> losses;
+  for (int i = 0; i < 40; ++i) {
+    Tensor loss = l2(l1(X).relu()).crossEntropy(Y);
+    opt.zeroGrad();
+    ASSERT_FALSE(!!loss.backward(opt.params()));
+    ASSERT_FALSE(!!opt.step({loss}));
+    auto l = loss.item();
+    ASSERT_TRUE(!!l) << llvm::toString(l.takeError());
+    losses.push_back(*l);
+  }
+  EXPECT_LT(losses.back(), 0.3 * losses.front()) << losses.front() << " -> " << losses.back();
+  // The same model with SGD and momentum learns too.
+  ctx.manualSeed(1);
+  nn::Linear m1(8, 16, true, ctx), m2(16, 2, true, ctx);
+  nn::SGD sgd(nn::parameters({&m1, &m2}), 0.5, 0.9);
+  double first = 0, last = 0;
+  for (int i = 0; i < 40; ++i) {
+    Tensor loss = m2(m1(X).relu()).crossEntropy(Y);
+    sgd.zeroGrad();
+    ASSERT_FALSE(!!loss.backward(sgd.params()));
+    ASSERT_FALSE(!!sgd.step({loss}));
+    (i == 0 ? first : last) = *loss.item();
+  }
+  EXPECT_LT(last, 0.5 * first) << first << " -> " << last;
 }
 
 TEST_F(NNTest, AFailedStepChangesNothing) {
