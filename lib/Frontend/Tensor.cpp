@@ -158,7 +158,10 @@ struct GraphBuilder {
         key.push_back(t.getAsOpaquePointer());
       for (Value v : op->getOperands())
         key.push_back(v.getAsOpaquePointer());
+      const void *props = key[1];
       auto [it, inserted] = c.consed.try_emplace(std::move(key), op->getResult(0));
+      if (inserted)
+        c.props[op] = props;
       if (!inserted) {
         for (Value &r : results)
           if (r == op->getResult(0))
@@ -297,6 +300,7 @@ void TensorContext::manualSeed(uint64_t seed) { p->gen.reseed(seed); }
 size_t TensorContext::graphSize() const { return p->graph->getOperations().size(); }
 size_t TensorContext::realizations() const { return p->realizations; }
 size_t TensorContext::planHits() const { return p->planHits; }
+rt::Executable *TensorContext::lastExecutable() const { return p->last; }
 size_t TensorContext::liveBuffers() const {
   size_t n = 0;
   for (auto &kv : p->buffers)
@@ -541,7 +545,7 @@ struct Program {
 };
 } // namespace
 
-static Slice sliceOf(ArrayRef<Value> roots) {
+static Slice sliceOf(TensorContext::Impl &c, ArrayRef<Value> roots) {
   Slice sl;
   // Post-order DFS, iterative (graphs can be deep).
   llvm::DenseMap<Operation *, unsigned> index;
@@ -576,7 +580,9 @@ static Slice sliceOf(ArrayRef<Value> roots) {
       key.push_back(sl.inputs.size());
       sl.inputs.push_back(static_cast<int64_t>(buf.getSlot()));
     } else {
-      key.push_back(ptr(op->getPropertiesAsAttribute().getAsOpaquePointer()));
+      auto it = c.props.find(op); // ops built outside GraphBuilder are not there
+      key.push_back(ptr(it != c.props.end() ? it->second
+                                            : op->getPropertiesAsAttribute().getAsOpaquePointer()));
     }
     key.push_back(ptr(op->getDiscardableAttrDictionary().getAsOpaquePointer()));
     key.push_back(op->getNumResults());
@@ -629,7 +635,7 @@ static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots, const
 }
 
 static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots) {
-  return buildProgram(c, roots, sliceOf(roots));
+  return buildProgram(c, roots, sliceOf(c, roots));
 }
 
 //===----------------------------------------------------------------------===//
@@ -746,7 +752,7 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   bool compiledHere = false;
   // The plan: the frontend's own structural key first (no program to build,
   // print or hash), then the plan cache (which compiles the first time).
-  Slice sl = sliceOf(roots);
+  Slice sl = sliceOf(c, roots);
   rt::Executable *exe = nullptr;
   if (!sl.key.empty())
     if (auto it = c.plans.find(sl.key); it != c.plans.end()) {
@@ -767,6 +773,7 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
     if (!sl.key.empty())
       c.plans[sl.key] = exe;
   }
+  c.last = exe;
   auto t1 = Clock::now();
   // Bind the buffers: inputs are the graph's data, outputs come from the
   // pool and become the results' data as they are (no copy).

@@ -148,6 +148,9 @@ public:
   /// without asking the plan cache (the others are the plan cache's
   /// compiles and hits).
   size_t planHits() const;
+  /// The executable the last realize ran (null before the first): its plan
+  /// (kernels, launches, flops), or to time its kernels alone.
+  rt::Executable *lastExecutable() const;
   /// The program realize() would compile for `roots`, as printed (the plan
   /// cache key's text), or the first error.
   llvm::Expected<std::string> programText(llvm::ArrayRef<Tensor> roots);
