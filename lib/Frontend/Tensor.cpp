@@ -21,8 +21,10 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -156,7 +158,10 @@ struct GraphBuilder {
         key.push_back(t.getAsOpaquePointer());
       for (Value v : op->getOperands())
         key.push_back(v.getAsOpaquePointer());
+      const void *props = key[1];
       auto [it, inserted] = c.consed.try_emplace(std::move(key), op->getResult(0));
+      if (inserted)
+        c.props[op] = props;
       if (!inserted) {
         for (Value &r : results)
           if (r == op->getResult(0))
@@ -261,7 +266,10 @@ static std::string axisError(const char *op, int64_t a, const Shape &shape) {
 //===----------------------------------------------------------------------===//
 
 TensorContext::Impl::Impl(TensorOptions opts)
-    : options(std::move(opts)), cache(options.compile), gen(options.seed) {
+    : options(std::move(opts)), cache(options.compile), gen(options.seed),
+      pool(std::make_shared<BufferPool>()) {
+  if (const char *env = std::getenv("UOP_DEBUG"))
+    debug = std::atoi(env);
   mlir.loadDialect<muop::UopDialect, func::FuncDialect>();
   graphModule = ModuleOp::create(UnknownLoc::get(&mlir));
   graph = graphModule->getBody();
@@ -291,6 +299,8 @@ Generator &TensorContext::generator() { return p->gen; }
 void TensorContext::manualSeed(uint64_t seed) { p->gen.reseed(seed); }
 size_t TensorContext::graphSize() const { return p->graph->getOperations().size(); }
 size_t TensorContext::realizations() const { return p->realizations; }
+size_t TensorContext::planHits() const { return p->planHits; }
+rt::Executable *TensorContext::lastExecutable() const { return p->last; }
 size_t TensorContext::liveBuffers() const {
   size_t n = 0;
   for (auto &kv : p->buffers)
@@ -488,7 +498,6 @@ Tensor &Tensor::setRequiresGrad(bool v) {
     h->requiresGrad = v;
   return *this;
 }
-
 /// The buffer op `v` is or reshapes, when it covers the whole buffer.
 static std::optional<muop::BufferOp> wholeBuffer(Value v) {
   Value u = v;
@@ -514,6 +523,21 @@ std::string Tensor::str() const {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The backward slice of some roots, in the seed's toposort order (depth
+/// first from the roots, operands in order), and its structure.
+struct Slice {
+  SmallVector<Operation *> order;
+  /// Local slot -> global buffer id (buffers renumbered 0..n-1 in order of
+  /// first use).
+  std::vector<int64_t> inputs;
+  /// The structure as the frontend's plan key: per op its name, attributes
+  /// (a buffer's by its local slot), result types and operands (by their
+  /// position in `order`), then the roots. Attributes and types are uniqued
+  /// by the MLIRContext, so equal keys print as the same program. Empty
+  /// when some op has regions (the key does not look inside them).
+  std::string key;
+};
+
 struct Program {
   OwningOpRef<ModuleOp> module;
   /// Local slot -> global buffer id.
@@ -521,10 +545,67 @@ struct Program {
 };
 } // namespace
 
-/// `func.func @main() -> (roots...)` over the backward slice of `roots`, in
-/// the seed's toposort order (depth first from the roots, operands in
-/// order), buffers renumbered 0..n-1 in order of first use.
-static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots) {
+static Slice sliceOf(TensorContext::Impl &c, ArrayRef<Value> roots) {
+  Slice sl;
+  // Post-order DFS, iterative (graphs can be deep).
+  llvm::DenseMap<Operation *, unsigned> index;
+  SmallVector<std::pair<Operation *, unsigned>> stack;
+  for (Value r : roots) {
+    Operation *op = r.getDefiningOp();
+    if (index.count(op))
+      continue;
+    index[op] = ~0u; // on the stack
+    stack.push_back({op, 0});
+    while (!stack.empty()) {
+      auto &[cur, i] = stack.back();
+      if (i < cur->getNumOperands()) {
+        Operation *def = cur->getOperand(i++).getDefiningOp();
+        if (index.try_emplace(def, ~0u).second)
+          stack.push_back({def, 0});
+        continue;
+      }
+      index[cur] = sl.order.size();
+      sl.order.push_back(cur);
+      stack.pop_back();
+    }
+  }
+  std::vector<uintptr_t> key;
+  key.reserve(sl.order.size() * 8 + roots.size() * 2);
+  auto ptr = [](const void *p) { return reinterpret_cast<uintptr_t>(p); };
+  bool cacheable = true;
+  for (Operation *op : sl.order) {
+    cacheable &= op->getNumRegions() == 0;
+    key.push_back(ptr(op->getName().getAsOpaquePointer()));
+    if (auto buf = dyn_cast<muop::BufferOp>(op)) {
+      key.push_back(sl.inputs.size());
+      sl.inputs.push_back(static_cast<int64_t>(buf.getSlot()));
+    } else {
+      auto it = c.props.find(op); // ops built outside GraphBuilder are not there
+      key.push_back(ptr(it != c.props.end() ? it->second
+                                            : op->getPropertiesAsAttribute().getAsOpaquePointer()));
+    }
+    key.push_back(ptr(op->getDiscardableAttrDictionary().getAsOpaquePointer()));
+    key.push_back(op->getNumResults());
+    for (Type t : op->getResultTypes())
+      key.push_back(ptr(t.getAsOpaquePointer()));
+    key.push_back(op->getNumOperands());
+    for (Value v : op->getOperands()) {
+      key.push_back(index.lookup(v.getDefiningOp()));
+      key.push_back(cast<OpResult>(v).getResultNumber());
+    }
+  }
+  for (Value r : roots) {
+    key.push_back(index.lookup(r.getDefiningOp()));
+    key.push_back(cast<OpResult>(r).getResultNumber());
+  }
+  if (cacheable)
+    sl.key.assign(reinterpret_cast<const char *>(key.data()), key.size() * sizeof(uintptr_t));
+  return sl;
+}
+
+/// `func.func @main() -> (roots...)` over the slice of `roots`, in its order,
+/// with its buffers renumbered.
+static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots, const Slice &sl) {
   Program p;
   Location loc = UnknownLoc::get(&c.mlir);
   p.module = ModuleOp::create(loc);
@@ -535,30 +616,8 @@ static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots) {
     types.push_back(r.getType());
   auto fn = func::FuncOp::create(b, loc, "main", b.getFunctionType({}, types));
   b.setInsertionPointToEnd(fn.addEntryBlock());
-
-  // Post-order DFS, iterative (graphs can be deep).
-  SmallVector<Operation *> order;
-  llvm::DenseSet<Operation *> seen;
-  SmallVector<std::pair<Operation *, unsigned>> stack;
-  for (Value r : roots) {
-    Operation *op = r.getDefiningOp();
-    if (!seen.insert(op).second)
-      continue;
-    stack.push_back({op, 0});
-    while (!stack.empty()) {
-      auto &[cur, i] = stack.back();
-      if (i < cur->getNumOperands()) {
-        Operation *def = cur->getOperand(i++).getDefiningOp();
-        if (seen.insert(def).second)
-          stack.push_back({def, 0});
-        continue;
-      }
-      order.push_back(cur);
-      stack.pop_back();
-    }
-  }
   IRMapping map;
-  for (Operation *op : order) {
+  for (Operation *op : sl.order) {
     if (auto buf = dyn_cast<muop::BufferOp>(op)) {
       int64_t slot = p.inputs.size();
       p.inputs.push_back(static_cast<int64_t>(buf.getSlot()));
@@ -573,6 +632,63 @@ static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots) {
     results.push_back(map.lookup(r));
   func::ReturnOp::create(b, loc, results);
   return p;
+}
+
+static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots) {
+  return buildProgram(c, roots, sliceOf(c, roots));
+}
+
+//===----------------------------------------------------------------------===//
+// The output buffer pool
+//===----------------------------------------------------------------------===//
+
+/// Freed output buffers by (dtype, elements), for the next runs: a step's
+/// outputs have the sizes of the last step's, and a fresh large allocation
+/// costs a page fault per page (glibc returns large blocks to the system).
+/// The compiled kernels write every element of an output, so a recycled
+/// buffer needs no clearing.
+struct TensorContext::Impl::BufferPool {
+  std::map<std::pair<int, int64_t>, std::vector<std::unique_ptr<rt::HostBuffer>>> free;
+  size_t bytes = 0;
+  /// What the pool keeps at most.
+  static constexpr size_t kMaxBytes = size_t(256) << 20;
+  static constexpr size_t kMaxPerSize = 16;
+
+  void release(rt::HostBuffer *b) {
+    auto &list = free[{static_cast<int>(b->dtype()), b->numel()}];
+    if (list.size() >= kMaxPerSize || bytes + b->bytes() > kMaxBytes) {
+      delete b;
+      return;
+    }
+    bytes += b->bytes();
+    list.emplace_back(b);
+  }
+};
+
+/// A flat buffer of `n` elements from the pool (its contents undefined),
+/// returned to the pool when the last tensor using it goes.
+static rt::Result<std::shared_ptr<rt::HostBuffer>> poolBuffer(TensorContext::Impl &c, DType dtype,
+                                                              int64_t n) {
+  auto &pool = *c.pool;
+  std::unique_ptr<rt::HostBuffer> b;
+  auto it = pool.free.find({static_cast<int>(dtype), n});
+  if (it != pool.free.end() && !it->second.empty()) {
+    b = std::move(it->second.back());
+    it->second.pop_back();
+    pool.bytes -= b->bytes();
+  } else {
+    auto fresh = rt::HostBuffer::create(dtype, {n});
+    if (!fresh.ok())
+      return rt::Error{fresh.error()};
+    b = std::make_unique<rt::HostBuffer>(fresh.take());
+  }
+  std::weak_ptr<TensorContext::Impl::BufferPool> weak = c.pool;
+  return std::shared_ptr<rt::HostBuffer>(b.release(), [weak](rt::HostBuffer *p) {
+    if (auto pool = weak.lock())
+      pool->release(p);
+    else
+      delete p;
+  });
 }
 
 /// The distinct unrealized values of `ts` (in order), or the first error.
@@ -630,37 +746,105 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   if (roots.empty())
     return llvm::Error::success();
   auto &c = ctx->impl();
-  Program prog = buildProgram(c, roots);
-  c.takeDiagnostics();
   ++c.realizations;
-  FailureOr<rt::Executable *> exe = c.cache.get(*prog.module);
-  if (failed(exe)) {
-    std::string d = c.takeDiagnostics();
-    return llvm::createStringError("realize: the program does not compile" +
-                                   (d.empty() ? std::string() : ": " + d));
+  using Clock = std::chrono::steady_clock;
+  auto t0 = Clock::now();
+  bool compiledHere = false;
+  // The plan: the frontend's own structural key first (no program to build,
+  // print or hash), then the plan cache (which compiles the first time).
+  Slice sl = sliceOf(c, roots);
+  rt::Executable *exe = nullptr;
+  if (!sl.key.empty())
+    if (auto it = c.plans.find(sl.key); it != c.plans.end()) {
+      exe = it->second;
+      ++c.planHits;
+    }
+  if (!exe) {
+    Program prog = buildProgram(c, roots, sl);
+    c.takeDiagnostics();
+    FailureOr<rt::Executable *> got = c.cache.get(*prog.module);
+    if (failed(got)) {
+      std::string d = c.takeDiagnostics();
+      return llvm::createStringError("realize: the program does not compile" +
+                                     (d.empty() ? std::string() : ": " + d));
+    }
+    exe = *got;
+    compiledHere = true;
+    if (!sl.key.empty())
+      c.plans[sl.key] = exe;
   }
-  std::map<int64_t, const rt::HostBuffer *> inputs;
-  std::vector<std::shared_ptr<rt::HostBuffer>> keep;
-  for (auto [slot, id] : llvm::enumerate(prog.inputs)) {
-    auto it = c.buffers.find(id);
-    std::shared_ptr<rt::HostBuffer> data = it == c.buffers.end() ? nullptr : it->second.lock();
-    if (!data)
-      return llvm::createStringError("realize: internal error: the data of buffer " +
-                                     std::to_string(id) + " is gone");
-    inputs[slot] = data.get();
-    keep.push_back(std::move(data));
+  c.last = exe;
+  auto t1 = Clock::now();
+  // Bind the buffers: inputs are the graph's data, outputs come from the
+  // pool and become the results' data as they are (no copy).
+  const rt::HostPlan &plan = exe->plan();
+  std::vector<void *> ptrs;
+  std::vector<std::shared_ptr<rt::HostBuffer>> argData(plan.args.size());
+  for (auto [i, a] : llvm::enumerate(plan.args)) {
+    if (a.kind == rt::PlanArg::Temp)
+      continue;
+    std::shared_ptr<rt::HostBuffer> data;
+    if (a.kind == rt::PlanArg::Input) {
+      if (a.slot < 0 || a.slot >= static_cast<int64_t>(sl.inputs.size()))
+        return llvm::createStringError("realize: internal error: the plan reads slot " +
+                                       std::to_string(a.slot));
+      int64_t id = sl.inputs[a.slot];
+      auto it = c.buffers.find(id);
+      data = it == c.buffers.end() ? nullptr : it->second.lock();
+      if (!data)
+        return llvm::createStringError("realize: internal error: the data of buffer " +
+                                       std::to_string(id) + " is gone");
+      if (data->dtype() != a.dtype || data->numel() != a.numel)
+        return llvm::createStringError("realize: internal error: slot " + std::to_string(a.slot) +
+                                       " is " + data->describe());
+    } else {
+      auto b = poolBuffer(c, a.dtype, a.numel);
+      if (!b.ok())
+        return llvm::createStringError("realize: cannot allocate an output: " + b.error());
+      data = b.take();
+    }
+    ptrs.push_back(data->data());
+    argData[i] = std::move(data);
   }
-  auto values = (*exe)->run(inputs);
-  if (!values.ok())
-    return llvm::createStringError("realize: " + values.error());
-  if (values->size() != roots.size())
-    return llvm::createStringError("realize: internal error: " + std::to_string(values->size()) +
-                                   " values for " + std::to_string(roots.size()) + " roots");
+  auto t2 = Clock::now();
+  auto ran = exe->runRaw(ptrs);
+  if (!ran.ok())
+    return llvm::createStringError("realize: " + ran.error());
+  if (c.debug >= 1) {
+    auto ms = [](Clock::time_point a, Clock::time_point b) {
+      return std::chrono::duration<double, std::milli>(b - a).count();
+    };
+    llvm::errs() << llvm::format("realize: %zu ops, %zu kernels (%u launches), plan %.3f ms%s, "
+                                 "bind %.3f ms, run %.3f ms\n",
+                                 sl.order.size(), plan.kernels.size(), plan.numLaunches, ms(t0, t1),
+                                 compiledHere ? " (new)" : "", ms(t1, t2), ms(t2, Clock::now()));
+    if (c.debug >= 2 && compiledHere)
+      for (const rt::PlanKernel &k : plan.kernels)
+        llvm::errs() << "  kernel " << k.name << ": " << k.launches << " launch(es), " << k.flops
+                     << " flop, " << k.bytes << " bytes" << (k.opts.empty() ? "" : ", ") << k.opts
+                     << "\n";
+  }
+  if (plan.values.size() != roots.size())
+    return llvm::createStringError(
+        "realize: internal error: " + std::to_string(plan.values.size()) + " values for " +
+        std::to_string(roots.size()) + " roots");
   // One data tensor per root; every tensor standing for a root is rebound.
   std::vector<Tensor> results;
   for (auto [i, r] : llvm::enumerate(roots)) {
+    const rt::PlanValue &pv = plan.values[i];
     Shape shape = shapeOfValue(r);
-    auto data = std::make_shared<rt::HostBuffer>(std::move((*values)[i]));
+    std::shared_ptr<rt::HostBuffer> data =
+        pv.arg < argData.size() ? argData[pv.arg] : std::shared_ptr<rt::HostBuffer>();
+    if (!data)
+      return llvm::createStringError("realize: internal error: value " + std::to_string(i) +
+                                     " is in no buffer");
+    if (prod(shape) != data->numel()) { // a value in a part of its buffer
+      auto part = rt::HostBuffer::create(data->dtype(), {prod(shape)});
+      if (!part.ok())
+        return llvm::createStringError("realize: " + part.error());
+      std::memcpy(part->data(), data->data(), part->bytes());
+      data = std::make_shared<rt::HostBuffer>(part.take());
+    }
     Tensor t = dataTensor(*ctx, std::move(data), shape);
     if (!t.ok())
       return t.takeError();
@@ -1444,6 +1628,102 @@ Tensor Tensor::matmul(const Tensor &w) const {
 
 Tensor Tensor::linear(const Tensor &w) const { return matmul(w); }
 Tensor Tensor::linear(const Tensor &w, const Tensor &b) const { return matmul(w).add(b); }
+
+/// The seed's _stride2d: every s-th row and column of a window
+/// (N, C, s*(OH-1)+1, s*(OW-1)+1) -> (N, C, OH, OW), by padding to a multiple
+/// of s, splitting each spatial axis into (O, s) and keeping element 0.
+static Tensor stride2d(const Tensor &x, int64_t s, int64_t oh, int64_t ow) {
+  Shape sh = x.shape();
+  int64_t n = sh[0], c = sh[1], h = sh[2], w = sh[3];
+  Tensor t = x.pad({{0, 0}, {0, 0}, {0, oh * s - h}, {0, ow * s - w}});
+  t = t.reshape({n, c, oh, s, ow, s}).shrink({{0, n}, {0, c}, {0, oh}, {0, 1}, {0, ow}, {0, 1}});
+  return t.reshape({n, c, oh, ow});
+}
+
+/// The KH*KW windows of conv2d's im2col, each (N, C, OH, OW), in (ky, kx)
+/// order.
+static std::vector<Tensor> windows2d(const Tensor &x, int64_t kh, int64_t kw, int64_t stride,
+                                     int64_t oh, int64_t ow) {
+  Shape sh = x.shape();
+  std::vector<Tensor> cols;
+  for (int64_t ky = 0; ky < kh; ++ky)
+    for (int64_t kx = 0; kx < kw; ++kx) {
+      Tensor win = x.shrink({{0, sh[0]},
+                             {0, sh[1]},
+                             {ky, ky + stride * (oh - 1) + 1},
+                             {kx, kx + stride * (ow - 1) + 1}});
+      if (stride > 1)
+        win = stride2d(win, stride, oh, ow);
+      cols.push_back(win);
+    }
+  return cols;
+}
+
+Tensor Tensor::conv2d(const Tensor &w, const std::optional<Tensor> &bias, int64_t padding,
+                      int64_t stride) const {
+  if (auto e = firstError({this, &w}))
+    return *e;
+  if (bias)
+    if (auto e = firstError({this, &*bias}))
+      return *e;
+  std::string what = "conv2d: input " + shapeStr(shape()) + ", weight " + shapeStr(w.shape());
+  if (bias)
+    what += ", bias " + shapeStr(bias->shape());
+  if (ndim() != 4 || w.ndim() != 4)
+    return err(what + ": needs a (N, C, H, W) input and a (O, C, KH, KW) weight");
+  if (w.shape()[1] != shape()[1])
+    return err(what + ": the weight's " + std::to_string(w.shape()[1]) +
+               " input channels differ from the input's " + std::to_string(shape()[1]));
+  if (padding < 0 || stride < 1)
+    return err(what + ": padding " + std::to_string(padding) + " and stride " +
+               std::to_string(stride) + " (padding must be >= 0, stride >= 1)");
+  if (w.dtype() != dtype() || (bias && bias->dtype() != dtype()))
+    return err(what + ": dtypes differ (" + str() + ", " + w.str() +
+               (bias ? ", " + bias->str() : std::string()) + ")");
+  int64_t o = w.shape()[0], kh = w.shape()[2], kw = w.shape()[3];
+  if (bias && bias->shape() != Shape{o})
+    return err(what + ": the bias must be (" + std::to_string(o) + ",)");
+  Tensor x = padding ? pad({{0, 0}, {0, 0}, {padding, padding}, {padding, padding}}) : *this;
+  Shape xs = x.shape();
+  int64_t n = xs[0], c = xs[1], h = xs[2], wd = xs[3];
+  if (kh > h || kw > wd)
+    return err(what + ": the " + std::to_string(kh) + "x" + std::to_string(kw) +
+               " kernel does not fit the padded " + std::to_string(h) + "x" + std::to_string(wd) +
+               " input");
+  int64_t oh = (h - kh) / stride + 1, ow = (wd - kw) / stride + 1;
+  std::vector<Tensor> cols = windows2d(x, kh, kw, stride, oh, ow);
+  Tensor patches = cols.size() > 1 ? Tensor::stack(cols) : cols[0].unsqueeze(0);
+  patches = patches.permute({1, 3, 4, 2, 0}).reshape({n, oh, ow, c * kh * kw});
+  Tensor out = patches.matmul(w.reshape({o, c * kh * kw}).T()).permute({0, 3, 1, 2});
+  if (bias)
+    out = out.add(bias->reshape({1, o, 1, 1}));
+  return out;
+}
+
+Tensor Tensor::maxPool2d(int64_t k, std::optional<int64_t> strideArg) const {
+  if (!ok())
+    return *this;
+  int64_t stride = strideArg.value_or(k);
+  std::string what = "maxPool2d: input " + shapeStr(shape()) + ", kernel " + std::to_string(k) +
+                     ", stride " + std::to_string(stride);
+  if (ndim() != 4)
+    return err(what + ": needs a (N, C, H, W) input");
+  if (k < 1 || stride < 1)
+    return err(what + ": the kernel and the stride must be >= 1");
+  Shape s = shape();
+  int64_t n = s[0], c = s[1], h = s[2], w = s[3];
+  if (k > h || k > w)
+    return err(what + ": the kernel does not fit the " + std::to_string(h) + "x" +
+               std::to_string(w) + " input");
+  if (stride == k) {
+    Tensor t = shrink({{0, n}, {0, c}, {0, h / k * k}, {0, w / k * k}});
+    return t.reshape({n, c, h / k, k, w / k, k}).max({3, 5});
+  }
+  int64_t oh = (h - k) / stride + 1, ow = (w - k) / stride + 1;
+  std::vector<Tensor> cols = windows2d(*this, k, k, stride, oh, ow);
+  Tensor patches = cols.size() > 1 ? Tensor::stack(cols) : cols[0].unsqueeze(0);
+  return patches.max(0);
+}
 
 Tensor Tensor::oneHot(int64_t n) const {
   if (!ok())

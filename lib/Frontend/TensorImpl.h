@@ -23,8 +23,10 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
 
 #include <map>
+#include <unordered_map>
 
 namespace uop {
 namespace detail {
@@ -66,11 +68,31 @@ struct TensorContext::Impl {
   Generator gen;
   /// Hash consing: (op name, properties, attributes, result type, operands)
   /// of each op in the graph -> its value.
-  std::map<std::vector<const void *>, mlir::Value> consed;
+  struct KeyHash {
+    size_t operator()(const std::vector<const void *> &k) const {
+      return llvm::hash_combine_range(k.begin(), k.end());
+    }
+  };
+  std::unordered_map<std::vector<const void *>, mlir::Value, KeyHash> consed;
+  /// Each consed op's properties as an attribute (the key's second word),
+  /// for the structural plan key of a realize (Slice in Tensor.cpp).
+  llvm::DenseMap<mlir::Operation *, const void *> props;
   /// Global buffer id -> data (alive while a node owns it).
   llvm::DenseMap<int64_t, std::weak_ptr<rt::HostBuffer>> buffers;
   int64_t nextBufferId = 0;
   size_t realizations = 0;
+  /// The frontend's plans by structure (Slice::key in Tensor.cpp): a
+  /// realize that finds its structure here skips building, printing and
+  /// hashing the program. The executables are the plan cache's.
+  std::unordered_map<std::string, rt::Executable *> plans;
+  size_t planHits = 0;
+  rt::Executable *last = nullptr;
+  /// $UOP_DEBUG (the seed's DEBUG): 1 prints a line per realize (ops,
+  /// kernels, the plan lookup, binding and run times) to stderr, 2 also the
+  /// kernels of each new plan.
+  int debug = 0;
+  struct BufferPool;
+  std::shared_ptr<BufferPool> pool;
   /// Diagnostics emitted since the last take (verifier, compiler).
   std::string diagnostics;
   std::unique_ptr<mlir::ScopedDiagnosticHandler> handler;

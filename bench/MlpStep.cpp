@@ -1,0 +1,278 @@
+//===- MlpStep.cpp - the MLP training step, uop beside numpy -----*- C++ -*-===//
+//
+// One training step of the seed's examples/mnist_mlp.py: a 784-128-10 MLP
+// (Linear, ReLU, Linear), cross entropy over a batch of 128, backward,
+// AdamW; built with uop::Tensor / uop::nn and run through the plan cache
+// (the first step compiles, the rest reuse its plan). The same step in
+// numpy (bench/mlp_step_numpy.py, the backward pass by hand) runs in the
+// same invocation from the same initial parameters and data, and the table
+// has both, their ratio, both final losses and the host CPU.
+//
+//   uop-bench-mlp-step [--steps=N] [--warmup=N] [--numpy=SCRIPT|--no-numpy]
+//                      [--profile]
+//
+// Times are medians over the steps (steady on a shared machine); the CPU
+// columns are the process's CPU time per step (all threads: on a loaded
+// machine, what the step costs rather than how long it waited). --profile
+// splits uop's step into building the graphs (forward and backward) and the
+// optimizer's step (building the updates, the plan lookup, binding, the
+// run), times the step program's kernels alone, and prints its plan.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/Frontend/NN.h"
+
+#include "Uop/Runtime/Executable.h"
+#include "Uop/Runtime/Npy.h"
+#include "Uop/Runtime/Plan.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sched.h>
+#include <string>
+#include <time.h>
+
+using namespace uop;
+
+static llvm::cl::opt<int> steps("steps", llvm::cl::desc("timed steps"), llvm::cl::init(200));
+static llvm::cl::opt<int> warmup("warmup", llvm::cl::desc("untimed steps first (compiles)"),
+                                 llvm::cl::init(5));
+static llvm::cl::opt<std::string> numpyScript("numpy", llvm::cl::desc("the numpy step's script"),
+                                              llvm::cl::init(UOP_BENCH_DIR "/mlp_step_numpy.py"));
+static llvm::cl::opt<bool> noNumpy("no-numpy", llvm::cl::desc("run only uop"));
+static llvm::cl::opt<bool> profile("profile", llvm::cl::desc("split uop's step into its phases"));
+
+static constexpr int64_t kIn = 784, kHidden = 128, kOut = 10, kBatch = 128, kPool = 1024;
+
+namespace {
+struct MLP : nn::Module {
+  nn::Linear l1, l2;
+  explicit MLP(TensorContext &ctx) : l1(kIn, kHidden, true, ctx), l2(kHidden, kOut, true, ctx) {
+    registerModule("l1", l1);
+    registerModule("l2", l2);
+  }
+  Tensor operator()(const Tensor &x) const { return l2(l1(x).relu()); }
+};
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+/// CPU time of `clock` (the process's: every thread; the thread's) in ms.
+double cpuMs(clockid_t clock) {
+  timespec ts;
+  clock_gettime(clock, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+} // namespace
+
+static std::string cpuModelName() {
+  std::ifstream f("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(f, line))
+    if (line.rfind("model name", 0) == 0) {
+      size_t colon = line.find(':');
+      if (colon != std::string::npos)
+        return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  return "";
+}
+
+/// The median: steady against the other processes of a shared machine.
+static double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty()      ? 0
+         : v.size() % 2 ? v[v.size() / 2]
+                        : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+static int cpusAvailable() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0)
+    return 0;
+  return CPU_COUNT(&set);
+}
+
+static int fail(const std::string &what, llvm::Error e) {
+  llvm::errs() << "uop-bench-mlp-step: error: " << what << ": " << llvm::toString(std::move(e))
+               << "\n";
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  llvm::cl::ParseCommandLineOptions(argc, argv, "the MLP training step: uop beside numpy\n");
+  if (steps < 1 || warmup < 1) {
+    llvm::errs() << "uop-bench-mlp-step: error: --steps and --warmup must be >= 1\n";
+    return 1;
+  }
+  TensorContext ctx;
+  ctx.manualSeed(0);
+  MLP model(ctx);
+  nn::AdamW opt(model.parameters(), 1e-3);
+  // A pool of inputs in [0, 1) (as MNIST's pixels) and labels; step s
+  // trains on rows s*B .. s*B+B-1 (mod the pool), as the numpy script does.
+  Generator gen(1);
+  rt::HostBuffer xs(DType::F32, {kPool, kIn}), ys(DType::I32, {kPool});
+  for (int64_t i = 0; i < xs.numel(); ++i)
+    xs.as<float>()[i] = static_cast<float>(gen.nextDouble());
+  for (int64_t i = 0; i < kPool; ++i)
+    ys.as<int32_t>()[i] = static_cast<int32_t>(gen.nextU64() % kOut);
+
+  // The numpy script reads the same start.
+  llvm::SmallString<128> dir;
+  if (!noNumpy) {
+    if (auto ec = llvm::sys::fs::createUniqueDirectory("uop-bench-mlp", dir)) {
+      llvm::errs() << "uop-bench-mlp-step: error: a temporary directory: " << ec.message() << "\n";
+      return 1;
+    }
+    const char *names[] = {"w1", "b1", "w2", "b2"};
+    for (auto [i, p] : llvm::enumerate(opt.params()))
+      if (auto e = p.save((dir + "/" + names[i] + ".npy").str()))
+        return fail("saving the parameters", std::move(e));
+    auto r1 = rt::writeNpy((dir + "/x.npy").str(), xs),
+         r2 = rt::writeNpy((dir + "/y.npy").str(), ys);
+    if (!r1.ok() || !r2.ok()) {
+      llvm::errs() << "uop-bench-mlp-step: error: writing the data\n";
+      return 1;
+    }
+  }
+
+  auto batch = [&](int s) {
+    rt::HostBuffer x(DType::F32, {kBatch, kIn}), y(DType::I32, {kBatch});
+    for (int64_t r = 0; r < kBatch; ++r) {
+      int64_t row = (s * kBatch + r) % kPool;
+      std::copy_n(xs.as<float>() + row * kIn, kIn, x.as<float>() + r * kIn);
+      y.as<int32_t>()[r] = ys.as<int32_t>()[row];
+    }
+    return std::make_pair(Tensor::fromBuffer(std::make_shared<rt::HostBuffer>(std::move(x)), ctx),
+                          Tensor::fromBuffer(std::make_shared<rt::HostBuffer>(std::move(y)), ctx));
+  };
+  std::vector<double> buildMs, stepMs, totalMs, cpuStepMs, buildCpuMs, stepCpuMs;
+  Tensor loss;
+  auto step = [&](int s) -> llvm::Error {
+    auto t0 = Clock::now();
+    double c0 = cpuMs(CLOCK_PROCESS_CPUTIME_ID), m0 = cpuMs(CLOCK_THREAD_CPUTIME_ID);
+    auto [x, y] = batch(s);
+    loss = model(x).crossEntropy(y);
+    opt.zeroGrad();
+    if (auto e = loss.backward(opt.params()))
+      return e;
+    auto t1 = Clock::now();
+    double m1 = cpuMs(CLOCK_THREAD_CPUTIME_ID);
+    if (auto e = opt.step({loss}))
+      return e;
+    cpuStepMs.push_back(cpuMs(CLOCK_PROCESS_CPUTIME_ID) - c0);
+    buildCpuMs.push_back(m1 - m0);
+    stepCpuMs.push_back(cpuMs(CLOCK_THREAD_CPUTIME_ID) - m1);
+    buildMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+    stepMs.push_back(msSince(t1));
+    totalMs.push_back(msSince(t0));
+    return llvm::Error::success();
+  };
+
+  auto tc = Clock::now();
+  for (int s = 0; s < warmup; ++s)
+    if (auto e = step(s))
+      return fail("step " + std::to_string(s), std::move(e));
+  double warmMs = msSince(tc);
+  unsigned compiled = ctx.planCache().stats().compiled;
+  for (auto *v : {&buildMs, &stepMs, &totalMs, &cpuStepMs, &buildCpuMs, &stepCpuMs})
+    v->clear();
+  for (int s = warmup; s < warmup + steps; ++s)
+    if (auto e = step(s))
+      return fail("step " + std::to_string(s), std::move(e));
+  double uopMs = median(totalMs);
+  auto lossValue = loss.item();
+  if (!lossValue)
+    return fail("the loss", lossValue.takeError());
+  if (ctx.planCache().stats().compiled != compiled)
+    llvm::errs() << "uop-bench-mlp-step: warning: the timed steps compiled "
+                 << ctx.planCache().stats().compiled - compiled << " plan(s)\n";
+
+  double npMs = -1, npCpuMs = -1, npLoss = 0;
+  if (!noNumpy) {
+    std::string cmd = "/usr/bin/python3 '" + numpyScript + "' '" + dir.str().str() + "' " +
+                      std::to_string(steps) + " " + std::to_string(warmup);
+    FILE *p = popen(cmd.c_str(), "r");
+    char line[256];
+    while (p && fgets(line, sizeof line, p)) {
+      std::sscanf(line, "ms_per_step %lf", &npMs);
+      std::sscanf(line, "cpu_ms_per_step %lf", &npCpuMs);
+      std::sscanf(line, "loss %lf", &npLoss);
+    }
+    int rc = p ? pclose(p) : -1;
+    llvm::sys::fs::remove_directories(dir);
+    if (rc != 0 || npMs < 0) {
+      llvm::errs() << "uop-bench-mlp-step: error: the numpy step failed (" << cmd << ")\n";
+      return 1;
+    }
+  }
+
+  llvm::outs() << "MLP training step 784-128-10, batch " << kBatch << ", AdamW; " << steps
+               << " steps after " << warmup
+               << " (the first compiles: " << llvm::format("%.0f", warmMs)
+               << " ms for the warm-up)\n";
+  llvm::outs() << "host: " << cpuModelName() << " (" << llvm::sys::getHostCPUName() << "), "
+               << cpusAvailable() << " CPUs\n\n";
+  auto num = [&](double v, const char *fmt) {
+    return noNumpy ? std::string("-") : llvm::formatv(fmt, v).str();
+  };
+  llvm::outs() << "| uop ms/step | numpy ms/step | uop/numpy | uop CPU ms/step | numpy CPU "
+                  "ms/step | uop loss | numpy loss |\n"
+               << "|---|---|---|---|---|---|---|\n";
+  llvm::outs() << llvm::format("| %.3f | ", uopMs) << num(npMs, "{0:F3}") << " | "
+               << num(uopMs / npMs, "{0:F2}") << llvm::format(" | %.3f | ", median(cpuStepMs))
+               << num(npCpuMs, "{0:F3}") << llvm::format(" | %.5f | ", *lossValue)
+               << num(npLoss, "{0:F5}") << " |\n";
+  if (profile) {
+    // The step's program (the last realize), its kernels alone: the same
+    // executable on buffers of its arguments' sizes.
+    rt::Executable *exe = ctx.lastExecutable();
+    const rt::HostPlan &plan = exe->plan();
+    std::vector<rt::HostBuffer> args;
+    std::vector<void *> ptrs;
+    for (const rt::PlanArg &a : plan.args)
+      if (a.kind != rt::PlanArg::Temp) {
+        args.emplace_back(a.dtype, std::vector<int64_t>{a.numel});
+        ptrs.push_back(args.back().data());
+      }
+    auto times = exe->bench(ptrs, std::max(10, steps / 4));
+    if (!times.ok()) {
+      llvm::errs() << "uop-bench-mlp-step: error: timing the kernels: " << times.error() << "\n";
+      return 1;
+    }
+    double kernelMs = (*times)[times->size() / 2] * 1e3;
+    llvm::outs() << "\nuop, medians per step (wall / the main thread's CPU): "
+                 << llvm::format("%.3f / %.3f", median(buildMs), median(buildCpuMs))
+                 << " ms building the forward and backward graphs, "
+                 << llvm::format("%.3f / %.3f", median(stepMs), median(stepCpuMs))
+                 << " ms in AdamW::step (the update graphs, the plan lookup, binding, the run); "
+                    "the step's kernels alone take "
+                 << llvm::format("%.3f", kernelMs) << " ms ("
+                 << llvm::format("%.1f", plan.flops() / (kernelMs * 1e-3) / 1e9) << " GFLOP/s)\n";
+    llvm::outs() << "the step's program: " << plan.kernels.size() << " kernels, "
+                 << plan.numLaunches << " launches, " << llvm::format("%.1f", plan.flops() / 1e6)
+                 << " MFLOP; the largest:\n";
+    std::vector<const rt::PlanKernel *> ks;
+    for (const rt::PlanKernel &k : plan.kernels)
+      ks.push_back(&k);
+    std::sort(ks.begin(), ks.end(), [](auto *a, auto *b) { return a->flops > b->flops; });
+    for (size_t i = 0; i < std::min<size_t>(4, ks.size()); ++i)
+      llvm::outs() << "  " << ks[i]->name << ": " << llvm::format("%.1f", ks[i]->flops / 1e6)
+                   << " MFLOP, " << ks[i]->opts << "\n";
+    llvm::outs() << "graph ops: " << ctx.graphSize()
+                 << ", plans compiled: " << ctx.planCache().stats().compiled << ", realizations "
+                 << ctx.realizations() << " (found by structure: " << ctx.planHits() << ")\n";
+  }
+  return 0;
+}
