@@ -58,7 +58,7 @@ void mlir::uop::buildUopCudaKernelizeStage(OpPassManager &pm,
   pm.addPass(createUopKernelizePass(kernelize));
   // The seed's gpu_opt_choice for every kernel that names no opts.
   UopHandOptPassOptions hand;
-  hand.target = "gpu";
+  hand.target = "cuda";
   hand.maxThreads = options.maxThreads;
   pm.addPass(createUopHandOptPass(hand));
 }

@@ -169,14 +169,33 @@ static FailureOr<Choice> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t> sha
   return o;
 }
 
+/// target=cuda: gpu_opt_choice, except for a large two-axis reduce (a gemm),
+/// which gets a register tile the seed's 2x2 upcast leaves on the table:
+/// 16x8 outputs per thread, blocks of 8x16 threads (a 128x128 tile). Chosen
+/// by measurement on an H200 (bench/gpu/gemm.py prepare-opts, fp32, N=8192:
+/// 25.5 TFLOP/s against 11.1 for 2x2 in 16x16; bench/gpu/results/).
+static std::optional<Choice> cudaGemmChoice(ArrayRef<int64_t> shape, int64_t reduce) {
+  if (shape.size() != 2 || shape[0] < 1024 || shape[1] < 1024 || shape[0] % 128 ||
+      shape[1] % 128 || reduce < 256)
+    return std::nullopt;
+  Choice o;
+  o.gpu = true;
+  o.upcast[0] = 16;
+  o.upcast[1] = 8;
+  o.local[0] = 8;
+  o.local[1] = 16;
+  return o;
+}
+
 namespace {
 struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
   using Base::Base;
   void runOnOperation() override {
-    bool gpu = target == "gpu";
+    bool cuda = target == "cuda";
+    bool gpu = target == "gpu" || cuda;
     if (!gpu && target != "cpu") {
       emitError(getOperation().getLoc(), "uop-hand-opt: unknown target '")
-          << target << "' (expected cpu or gpu)";
+          << target << "' (expected cpu, gpu or cuda)";
       return signalPassFailure();
     }
     if (maxThreads < 1) {
@@ -214,7 +233,11 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
       if (gpu) {
         bool reduces =
             kernel.walk([](ReduceOp) { return WalkResult::interrupt(); }).wasInterrupted();
-        FailureOr<Choice> c = gpuOptChoice(kernel, shape, reduces, maxThreads);
+        std::optional<Choice> tuned;
+        if (cuda && reduces)
+          tuned = cudaGemmChoice(shape, reduceSize(kernel));
+        FailureOr<Choice> c =
+            tuned ? FailureOr<Choice>(*tuned) : gpuOptChoice(kernel, shape, reduces, maxThreads);
         if (failed(c))
           return signalPassFailure();
         choice = *c;

@@ -1,0 +1,42 @@
+// RUN: uop-opt %s --split-input-file --uop-hand-opt=target=cuda | FileCheck %s
+//
+// target=cuda: the seed's gpu_opt_choice, except a large two-axis reduce (a
+// gemm of at least 1024x1024 outputs and 256 terms), which gets a 16x8
+// register tile per thread in 8x16-thread blocks (measured on an H200:
+// bench/gpu/gemm.py prepare-opts; 25.5 TFLOP/s at N=8192 against 11.1 for
+// gpu_opt_choice's 2x2).
+
+// CHECK-LABEL: func.func private @r_1024_1024
+// CHECK-SAME: uop.opts = #uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}>
+func.func private @r_1024_1024() -> tensor<1024x1024xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<1048576xf32>
+  %b = uop.buffer 1 : tensor<1048576xf32>
+  %a2 = uop.reshape %a, [1024, 1, 1024] : tensor<1048576xf32>
+  %ae = uop.expand %a2, [1024, 1024, 1024] : tensor<1024x1x1024xf32>
+  %b2 = uop.reshape %b, [1024, 1024] : tensor<1048576xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<1024x1024xf32>
+  %b3 = uop.reshape %bt, [1, 1024, 1024] : tensor<1024x1024xf32>
+  %be = uop.expand %b3, [1024, 1024, 1024] : tensor<1x1024x1024xf32>
+  %m = uop.mul %ae, %be : tensor<1024x1024x1024xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<1024x1024x1024xf32>
+  return %c : tensor<1024x1024xf32>
+}
+
+// -----
+
+// A small gemm keeps gpu_opt_choice (as target=gpu and the seed).
+// CHECK-LABEL: func.func private @r_64_64
+// CHECK-SAME: uop.opts = #uop.opts<upcast = {0: 2, 1: 2}, gpu, local = {0: 16, 1: 16}>
+func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<4096xf32>
+  %b = uop.buffer 1 : tensor<4096xf32>
+  %a2 = uop.reshape %a, [64, 1, 64] : tensor<4096xf32>
+  %ae = uop.expand %a2, [64, 64, 64] : tensor<64x1x64xf32>
+  %b2 = uop.reshape %b, [64, 64] : tensor<4096xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<64x64xf32>
+  %b3 = uop.reshape %bt, [1, 64, 64] : tensor<64x64xf32>
+  %be = uop.expand %b3, [64, 64, 64] : tensor<1x64x64xf32>
+  %m = uop.mul %ae, %be : tensor<64x64x64xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<64x64x64xf32>
+  return %c : tensor<64x64xf32>
+}
