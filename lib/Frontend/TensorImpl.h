@@ -48,6 +48,8 @@ struct TensorHolder {
   /// The node this tensor was realized from (null when never realized).
   std::shared_ptr<const TensorNode> graph;
   bool requiresGrad = false;
+  /// The seed's `.grad`.
+  std::optional<Tensor> grad;
 };
 
 } // namespace detail

@@ -230,6 +230,10 @@ public:
 
   bool requiresGrad() const;
   Tensor &setRequiresGrad(bool value = true);
+  /// The gradient that backward() left here (the seed's `.grad`): a lazy
+  /// tensor, nullopt before backward and after Optimizer::zeroGrad().
+  std::optional<Tensor> grad() const;
+  void setGrad(std::optional<Tensor> g);
 
   //===-- running -------------------------------------------------------===//
   /// Computes the value (once) and rebinds this tensor to it.
@@ -359,6 +363,19 @@ public:
   Tensor matmul(const Tensor &w) const;
   Tensor linear(const Tensor &w) const;
   Tensor linear(const Tensor &w, const Tensor &b) const;
+  /// x (N, C, H, W) * weight (O, C, KH, KW) (+ bias (O,)) -> (N, O, OH, OW):
+  /// the seed's im2col, KH*KW shrinks of the (zero-)padded input (every
+  /// stride-th element kept by a pad + reshape + shrink when stride > 1),
+  /// stacked, permuted to (N, OH, OW, C*KH*KW) and multiplied by the
+  /// reshaped weight.
+  Tensor conv2d(const Tensor &weight, const std::optional<Tensor> &bias = std::nullopt,
+                int64_t padding = 0, int64_t stride = 1) const;
+  /// Max over kernel x kernel windows of x (N, C, H, W), `stride` apart (the
+  /// kernel when not given). With stride == kernel this is the seed's
+  /// max_pool2d: the trailing rows and columns that fill no window are
+  /// dropped, (N, C, H/k, k, W/k, k) is reduced over the two k axes. Other
+  /// strides take the windows as conv2d does and reduce over them.
+  Tensor maxPool2d(int64_t kernel = 2, std::optional<int64_t> stride = std::nullopt) const;
   Tensor oneHot(int64_t n) const;
   /// self: (B, C) logits, labels: (B,) i32.
   Tensor crossEntropy(const Tensor &labels) const;

@@ -1,0 +1,293 @@
+//===- NN.cpp - layers and optimizers over the Tensor API --------*- C++ -*-===//
+//
+// A port of uopc/nn.py: each layer and update is the seed's composition of
+// Tensor operations, in the seed's order, so the graphs are the seed's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/Frontend/NN.h"
+
+#include "TensorImpl.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <cmath>
+
+namespace uop::nn {
+
+/// `t` realized (the seed's `Tensor.zeros(n).realize()`), or the error
+/// tensor of its failure.
+static Tensor realized(Tensor t) {
+  auto r = t.realize();
+  if (!r)
+    return Tensor::makeError(llvm::toString(r.takeError()));
+  return *r;
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+Module::~Module() = default;
+
+Tensor &Module::registerParameter(std::string name, Tensor &t) {
+  t.setRequiresGrad(true);
+  entries.push_back({std::move(name), &t, nullptr});
+  return t;
+}
+
+Module &Module::registerModule(std::string name, Module &m) {
+  entries.push_back({std::move(name), nullptr, &m});
+  return m;
+}
+
+std::vector<std::pair<std::string, Tensor>>
+namedParametersOf(llvm::ArrayRef<const Module *> modules) {
+  std::vector<std::pair<std::string, Tensor>> out;
+  llvm::DenseSet<const void *> seen; // modules and tensor holders, as the seed's id() set
+  // Depth first, iteratively: (module, next entry, path prefix).
+  struct Frame {
+    const Module *m;
+    size_t i;
+    std::string prefix;
+  };
+  for (const Module *root : modules) {
+    if (!root || !seen.insert(root).second)
+      continue;
+    std::vector<Frame> stack{{root, 0, ""}};
+    while (!stack.empty()) {
+      Frame &f = stack.back();
+      if (f.i == f.m->entries.size()) {
+        stack.pop_back();
+        continue;
+      }
+      const Module::Entry &e = f.m->entries[f.i++];
+      std::string path = f.prefix + e.name;
+      if (e.module) {
+        if (seen.insert(e.module).second)
+          stack.push_back({e.module, 0, path + "."});
+        continue;
+      }
+      const Tensor &t = *e.param;
+      if (!seen.insert(t.holder().get()).second)
+        continue;
+      if (t.requiresGrad() || !t.ok()) // an error tensor is kept, to surface its error
+        out.emplace_back(std::move(path), t);
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, Tensor>> Module::namedParameters() const {
+  return namedParametersOf({this});
+}
+
+std::vector<Tensor> Module::parameters() const { return nn::parameters({this}); }
+
+std::vector<Tensor> parameters(llvm::ArrayRef<const Module *> modules) {
+  std::vector<Tensor> out;
+  for (auto &kv : namedParametersOf(modules))
+    out.push_back(kv.second);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Layers
+//===----------------------------------------------------------------------===//
+
+Linear::Linear(int64_t in, int64_t out, bool hasBias, TensorContext &ctx) {
+  if (in <= 0 || out <= 0) {
+    weight = Tensor::makeError("Linear(" + std::to_string(in) + ", " + std::to_string(out) +
+                               "): the sizes must be positive");
+  } else {
+    double bound = 1 / std::sqrt(static_cast<double>(in));
+    weight = Tensor::uniform({in, out}, -bound, bound, ctx);
+  }
+  registerParameter("weight", weight);
+  if (hasBias) {
+    bias = out > 0 ? realized(Tensor::zeros({out}, DType::F32, ctx)) : weight;
+    registerParameter("bias", *bias);
+  }
+}
+
+Tensor Linear::operator()(const Tensor &x) const {
+  return bias ? x.linear(weight, *bias) : x.linear(weight);
+}
+
+Conv2d::Conv2d(int64_t in, int64_t out, int64_t k, int64_t padding, int64_t stride,
+               TensorContext &ctx)
+    : padding(padding), stride(stride) {
+  if (in <= 0 || out <= 0 || k <= 0) {
+    weight = Tensor::makeError("Conv2d(" + std::to_string(in) + ", " + std::to_string(out) + ", " +
+                               std::to_string(k) + "): the sizes must be positive");
+    bias = weight;
+  } else {
+    double bound = 1 / std::sqrt(static_cast<double>(in * k * k));
+    weight = Tensor::uniform({out, in, k, k}, -bound, bound, ctx);
+    bias = realized(Tensor::zeros({out}, DType::F32, ctx));
+  }
+  registerParameter("weight", weight);
+  registerParameter("bias", bias);
+}
+
+Tensor Conv2d::operator()(const Tensor &x) const { return x.conv2d(weight, bias, padding, stride); }
+
+LayerNorm::LayerNorm(int64_t n, double eps, TensorContext &ctx) : eps(eps) {
+  if (n <= 0) {
+    weight = bias =
+        Tensor::makeError("LayerNorm(" + std::to_string(n) + "): the size must be positive");
+  } else {
+    weight = realized(Tensor::ones({n}, DType::F32, ctx));
+    bias = realized(Tensor::zeros({n}, DType::F32, ctx));
+  }
+  registerParameter("weight", weight);
+  registerParameter("bias", bias);
+}
+
+Tensor LayerNorm::operator()(const Tensor &x) const {
+  Tensor mu = x.mean(-1, /*keepdim=*/true);
+  Tensor xc = x - mu;
+  return xc * (xc.square().mean(-1, /*keepdim=*/true) + eps).rsqrt() * weight + bias;
+}
+
+Embedding::Embedding(int64_t vocab, int64_t dim, TensorContext &ctx) : vocab(vocab) {
+  if (vocab <= 0 || dim <= 0)
+    weight = Tensor::makeError("Embedding(" + std::to_string(vocab) + ", " + std::to_string(dim) +
+                               "): the sizes must be positive");
+  else
+    weight = realized(Tensor::randn({vocab, dim}, ctx) * 0.02);
+  registerParameter("weight", weight);
+}
+
+Tensor Embedding::operator()(const Tensor &idx) const {
+  if (idx.ok() && idx.dtype() != DType::I32)
+    return Tensor::makeError(std::string("Embedding: the indices must be i32, got ") +
+                             rt::dtypeName(idx.dtype()));
+  return idx.oneHot(vocab).matmul(weight);
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizers
+//===----------------------------------------------------------------------===//
+
+Optimizer::Optimizer(std::vector<Tensor> params) : ps(std::move(params)) {}
+Optimizer::~Optimizer() = default;
+
+void Optimizer::zeroGrad() {
+  for (Tensor &p : ps)
+    p.setGrad(std::nullopt);
+}
+
+llvm::Expected<std::vector<Tensor>> Optimizer::gradients() const {
+  std::vector<Tensor> gs;
+  for (auto [i, p] : llvm::enumerate(ps)) {
+    if (!p.ok())
+      return llvm::createStringError("parameter " + std::to_string(i) + ": " + p.error());
+    std::optional<Tensor> g = p.grad();
+    if (!g)
+      return llvm::createStringError("parameter " + std::to_string(i) + " " + p.str() +
+                                     " has no gradient (backward first)");
+    if (!g->ok())
+      return llvm::createStringError("the gradient of parameter " + std::to_string(i) + ": " +
+                                     g->error());
+    if (g->shape() != p.shape() || g->dtype() != p.dtype())
+      return llvm::createStringError("the gradient of parameter " + std::to_string(i) + " " +
+                                     p.str() + " is " + g->str());
+    gs.push_back(*g);
+  }
+  return gs;
+}
+
+std::vector<Tensor> Optimizer::snapshot(llvm::ArrayRef<Tensor> ts) {
+  std::vector<Tensor> out;
+  for (const Tensor &t : ts)
+    out.emplace_back(std::make_shared<detail::TensorHolder>(*t.holder()));
+  return out;
+}
+
+llvm::Error Optimizer::commit(llvm::ArrayRef<Tensor> updated, llvm::ArrayRef<Tensor> extra,
+                              const std::vector<Tensor> &before) {
+  std::vector<Tensor> all(updated.begin(), updated.end());
+  all.insert(all.end(), extra.begin(), extra.end());
+  llvm::Error e = Tensor::realizeAll(all);
+  if (e)
+    restore(updated, before);
+  return e;
+}
+
+void Optimizer::restore(llvm::ArrayRef<Tensor> updated, const std::vector<Tensor> &before) {
+  for (auto [t, old] : llvm::zip(updated, before))
+    t.holder()->node = old.holder()->node;
+}
+
+SGD::SGD(std::vector<Tensor> params, double lr, double momentum)
+    : Optimizer(std::move(params)), lr(lr), momentum(momentum) {
+  if (momentum)
+    for (const Tensor &p : ps)
+      v.push_back(p.ok() ? realized(Tensor::zeros(p.shape(), p.dtype(), *p.context())) : p);
+}
+
+llvm::Error SGD::step(llvm::ArrayRef<Tensor> extra) {
+  auto gs = gradients();
+  if (!gs)
+    return gs.takeError();
+  std::vector<Tensor> updated(ps.begin(), ps.end());
+  updated.insert(updated.end(), v.begin(), v.end());
+  std::vector<Tensor> before = snapshot(updated);
+  for (auto [i, p] : llvm::enumerate(ps)) {
+    Tensor g = (*gs)[i];
+    if (momentum) {
+      if (auto e = v[i].assign(v[i] * momentum + g))
+        return restore(updated, before), std::move(e);
+      g = v[i];
+    }
+    if (auto e = p.assign(p.detach() - g * lr))
+      return restore(updated, before), std::move(e);
+  }
+  return commit(updated, extra, before);
+}
+
+AdamW::AdamW(std::vector<Tensor> params, double lr, double b1, double b2, double eps, double wd)
+    : Optimizer(std::move(params)), lr(lr), b1(b1), b2(b2), eps(eps), wd(wd) {
+  for (const Tensor &p : ps) {
+    m.push_back(p.ok() ? realized(Tensor::zeros(p.shape(), p.dtype(), *p.context())) : p);
+    v.push_back(p.ok() ? realized(Tensor::zeros(p.shape(), p.dtype(), *p.context())) : p);
+  }
+}
+
+llvm::Error AdamW::step(llvm::ArrayRef<Tensor> extra) {
+  auto gs = gradients();
+  if (!gs)
+    return gs.takeError();
+  if (ps.empty())
+    return Tensor::realizeAll(extra);
+  std::vector<Tensor> updated(ps.begin(), ps.end());
+  updated.insert(updated.end(), m.begin(), m.end());
+  updated.insert(updated.end(), v.begin(), v.end());
+  std::vector<Tensor> before = snapshot(updated);
+  int64_t step = t + 1;
+  // The bias corrections as data, not constants: one structure for every
+  // step (constants would make each step's program text differ).
+  TensorContext &ctx = *ps[0].context();
+  Tensor c1 = Tensor::fromVector(
+      {static_cast<float>(lr / (1 - std::pow(b1, static_cast<double>(step))))}, ctx);
+  Tensor c2 = Tensor::fromVector(
+      {static_cast<float>(1 / (1 - std::pow(b2, static_cast<double>(step))))}, ctx);
+  for (auto [i, p] : llvm::enumerate(ps)) {
+    const Tensor &g = (*gs)[i];
+    if (auto e = m[i].assign(m[i] * b1 + g * (1 - b1)))
+      return restore(updated, before), std::move(e);
+    if (auto e = v[i].assign(v[i] * b2 + g.square() * (1 - b2)))
+      return restore(updated, before), std::move(e);
+    Shape ones(p.ndim(), 1);
+    Tensor upd = m[i] * c1.reshape(ones) / ((v[i] * c2.reshape(ones)).sqrt() + eps);
+    if (auto e = p.assign(p.detach() * (1 - lr * wd) - upd))
+      return restore(updated, before), std::move(e);
+  }
+  if (auto e = commit(updated, extra, before))
+    return e;
+  t = step;
+  return llvm::Error::success();
+}
+
+} // namespace uop::nn
