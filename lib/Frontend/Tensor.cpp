@@ -14,6 +14,7 @@
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopTypes.h"
 #include "Uop/Runtime/Npy.h"
+#include "Uop/Transforms/Autodiff.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -112,6 +113,8 @@ static Tensor fromNode(std::shared_ptr<const TensorNode> node) {
   return Tensor(std::move(h));
 }
 
+using TensorNodeRef = std::shared_ptr<TensorNode>;
+
 namespace {
 /// Builds ops at the end of a context's graph block, then checks each new op
 /// with its verifier and hash-conses it.
@@ -129,10 +132,10 @@ struct GraphBuilder {
     c.takeDiagnostics();
   }
 
-  /// Verifies and hash-conses the ops built since construction; `result`
-  /// becomes a node over `srcs`, or the error tensor of the first op that
-  /// does not verify.
-  Tensor finish(Value result, std::vector<std::shared_ptr<const TensorNode>> srcs) {
+  /// Verifies and hash-conses the ops built since construction, updating
+  /// `results` to the consed values; on an op that does not verify, erases
+  /// them all and returns the error.
+  std::optional<std::string> consFresh(MutableArrayRef<Value> results) {
     SmallVector<Operation *> fresh;
     for (auto it = before ? std::next(before->getIterator()) : c.graph->begin();
          it != c.graph->end(); ++it)
@@ -142,7 +145,7 @@ struct GraphBuilder {
         std::string d = c.takeDiagnostics();
         for (Operation *o : llvm::reverse(fresh))
           o->erase();
-        return err("invalid graph op: " + (d.empty() ? std::string("verifier failed") : d));
+        return "invalid graph op: " + (d.empty() ? std::string("verifier failed") : d);
       }
     }
     for (Operation *op : fresh) {
@@ -155,17 +158,41 @@ struct GraphBuilder {
         key.push_back(v.getAsOpaquePointer());
       auto [it, inserted] = c.consed.try_emplace(std::move(key), op->getResult(0));
       if (!inserted) {
-        if (result == op->getResult(0))
-          result = it->second;
+        for (Value &r : results)
+          if (r == op->getResult(0))
+            r = it->second;
         op->getResult(0).replaceAllUsesWith(it->second);
         op->erase();
       }
     }
+    return std::nullopt;
+  }
+
+  /// Erases the ops built since construction (a failed build).
+  void eraseFresh() {
+    SmallVector<Operation *> fresh;
+    for (auto it = before ? std::next(before->getIterator()) : c.graph->begin();
+         it != c.graph->end(); ++it)
+      fresh.push_back(&*it);
+    for (Operation *o : llvm::reverse(fresh))
+      o->erase();
+  }
+
+  TensorNodeRef node(Value v, std::vector<std::shared_ptr<const TensorNode>> srcs) {
     auto node = std::make_shared<TensorNode>();
     node->ctx = ctx;
-    node->value = result;
+    node->value = v;
     node->srcs = std::move(srcs);
-    return fromNode(std::move(node));
+    return node;
+  }
+
+  /// Verifies and hash-conses the ops built since construction; `result`
+  /// becomes a node over `srcs`, or the error tensor of the first op that
+  /// does not verify.
+  Tensor finish(Value result, std::vector<std::shared_ptr<const TensorNode>> srcs) {
+    if (auto e = consFresh(result))
+      return err(*e);
+    return fromNode(node(result, std::move(srcs)));
   }
 
   Value constant(Scalar v, Type dtype) {
@@ -460,15 +487,6 @@ Tensor &Tensor::setRequiresGrad(bool v) {
   if (h)
     h->requiresGrad = v;
   return *this;
-}
-std::optional<Tensor> Tensor::grad() const {
-  if (!h)
-    return std::nullopt;
-  return h->grad;
-}
-void Tensor::setGrad(std::optional<Tensor> g) {
-  if (h)
-    h->grad = std::move(g);
 }
 
 /// The buffer op `v` is or reshapes, when it covers the whole buffer.
@@ -1552,6 +1570,61 @@ static Tensor stage(const Tensor &x, bool detach) {
 }
 Tensor Tensor::detach() const { return stage(*this, true); }
 Tensor Tensor::contiguous() const { return stage(*this, false); }
+
+//===----------------------------------------------------------------------===//
+// Autodiff
+//===----------------------------------------------------------------------===//
+
+std::optional<Tensor> Tensor::grad() const {
+  if (!h)
+    return std::nullopt;
+  return h->grad;
+}
+void Tensor::setGrad(std::optional<Tensor> g) {
+  if (h)
+    h->grad = std::move(g);
+}
+
+llvm::Error Tensor::backward(ArrayRef<Tensor> params) const {
+  if (!ok())
+    return takeError();
+  if (!shape().empty())
+    return llvm::createStringError("backward: needs a scalar, got " + str());
+  for (const Tensor &p : params) {
+    if (!p.ok())
+      return llvm::createStringError("backward: parameter: " + p.error());
+    if (p.context() != context())
+      return llvm::createStringError("backward: a parameter of another context");
+  }
+  // The seed differentiates `getattr(self, "_graph", self.uop)` by each p.uop.
+  std::shared_ptr<const TensorNode> rootNode = h->graph ? h->graph : h->node;
+  SmallVector<Value> targets;
+  std::vector<std::shared_ptr<const TensorNode>> srcs{rootNode};
+  for (const Tensor &p : params) {
+    targets.push_back(p.value());
+    srcs.push_back(sharedNode(p));
+  }
+  GraphBuilder g(context());
+  FailureOr<SmallVector<Value>> grads = muop::gradient(g.b, rootNode->value, targets);
+  if (failed(grads)) {
+    std::string d = g.c.takeDiagnostics();
+    g.eraseFresh();
+    return llvm::createStringError("backward: " + (d.empty() ? std::string("no gradient") : d));
+  }
+  if (auto e = g.consFresh(*grads))
+    return llvm::createStringError("backward: " + *e);
+  // The seed computes every gradient, then accumulates each.
+  for (auto [p, gv] : llvm::zip(params, *grads)) {
+    Tensor gt = fromNode(g.node(gv, srcs));
+    std::optional<Tensor> old = p.grad();
+    Tensor sum = old ? old->add(gt) : gt;
+    if (!sum.ok())
+      return llvm::createStringError("backward: accumulating into " + p.str() +
+                                     "'s grad: " + sum.error());
+    p.holder()->grad = sum; // handles share the holder, as Python objects
+  }
+  return llvm::Error::success();
+}
 
 //===----------------------------------------------------------------------===//
 // Operators

@@ -48,7 +48,7 @@ struct TensorHolder {
   /// The node this tensor was realized from (null when never realized).
   std::shared_ptr<const TensorNode> graph;
   bool requiresGrad = false;
-  /// The seed's `.grad`.
+  /// The seed's `grad` (set by backward).
   std::optional<Tensor> grad;
 };
 

@@ -228,11 +228,23 @@ public:
   /// "<Tensor (2, 3) f32>" (or "<Tensor error: ...>").
   std::string str() const;
 
+  /// The seed's `requires_grad` flag: kept and printed, as the seed's; the
+  /// parameters of backward() are what it differentiates by.
   bool requiresGrad() const;
   Tensor &setRequiresGrad(bool value = true);
-  /// The gradient that backward() left here (the seed's `.grad`): a lazy
-  /// tensor, nullopt before backward and after Optimizer::zeroGrad().
+
+  //===-- autodiff ------------------------------------------------------===//
+  /// The seed's `backward(params)`: for each p, p.grad = d(self)/dp, added
+  /// to p's existing grad (a lazy tensor of p's shape; zeros where self does
+  /// not depend on p). self must be a scalar; it differentiates the graph
+  /// self was realized from (graphValue()), so `item()` before backward
+  /// works. A detach() stops gradients. Errors: an error tensor, a
+  /// non-scalar self, tensors of another context, and what
+  /// mlir::uop::gradient reports (a data-dependent index).
+  llvm::Error backward(llvm::ArrayRef<Tensor> params) const;
+  /// The gradient backward() left (the seed's `p.grad`), shared by copies.
   std::optional<Tensor> grad() const;
+  /// Sets or clears (std::nullopt: the seed's `p.grad = None`) the gradient.
   void setGrad(std::optional<Tensor> g);
 
   //===-- running -------------------------------------------------------===//

@@ -146,4 +146,51 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     Statistic<"numChosen", "kernels-chosen", "Kernels given opts by this pass">];
 }
 
+def UopGradientPass : Pass<"uop-gradient", "::mlir::ModuleOp"> {
+  let summary = "Add a function returning a scalar loss and its gradients (reverse-mode autodiff)";
+  let description = [{
+    The seed's `autodiff.gradient` as a pass. For the shaped function `func`
+    (default `@main`) returning one scalar loss, adds `grad-name` (default
+    `@<func>_grad`), which returns the loss followed by d(loss)/d(input) for
+    each input in `wrt` (default: every float input, in order). The inputs
+    are the function's arguments, or, for a program without arguments (what
+    uop-run runs), the `uop.buffer` slots it reads: `wrt=0,2` means slots 0
+    and 2. The original function is kept, unless `grad-name` is its own name:
+    then the gradient function replaces it (`grad-name=main`, for uop-run).
+
+    The copy is hash-consed first as the seed's UOps are (structurally equal
+    ops are one value; unlike MLIR's CSE, `x + y` and `y + x` stay two),
+    then each op on a path from an input to the loss gets
+    the seed's rule, in the reverse of the seed's toposort, so the gradients
+    are the seed's graph and its float sums; the new ops are shared the same way. Run
+    it on L1 programs, before uop-kernelize (after uop-inline-calls when the
+    program has calls).
+
+    ```mlir
+    func.func @main() -> f32 {             // loss = sum(x * x)
+      %x = uop.buffer 0 : tensor<4xf32>
+      %0 = uop.mul %x, %x : tensor<4xf32>
+      %1 = uop.reduce %0 <add> pop 1 : tensor<4xf32>
+      return %1 : f32
+    }
+    // -> func.func @main_grad() -> (f32, tensor<4xf32>): the loss and 2x
+    ```
+
+    Errors (diagnostics, exit 1): no such function, a result that is not
+    one float scalar, an input index the function does not have (or a slot
+    it does not read, or one of an integer dtype), an op with no gradient
+    rule on the path (memory ops, calls) and a uop.index with data-dependent
+    indices.
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", /*default=*/"\"main\"",
+           "The function returning the loss">,
+    Option<"gradName", "grad-name", "std::string", /*default=*/"\"\"",
+           "The name of the new function (default: <func>_grad)">,
+    ListOption<"wrt", "wrt", "int64_t",
+               "The inputs (argument indices, or buffer slots of a function without "
+               "arguments) to differentiate by (default: every float input)">];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // UOP_TRANSFORMS_PASSES_TD
