@@ -35,6 +35,16 @@ llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// Tensor::gelu (the seed's tanh form) with the tanh argument kept >= -10:
+/// the same values in f32 (tanh(-10) is -1 to 8 digits), but a finite
+/// gradient. The seed's tanh is 2 sigmoid(2u) - 1 and sigmoid is
+/// 1 / (1 + exp(-u)), whose backward is 0 * inf = NaN once exp(-2u)
+/// overflows (u below about -44): a 600-step run went NaN at step 579.
+Tensor gelu(const Tensor &x) {
+  Tensor u = (x + x * x * x * 0.044715) * std::sqrt(2 / M_PI);
+  return x * 0.5 * (u.maximum(-10.0).tanh() + 1);
+}
+
 struct Attention : nn::Module {
   nn::Linear qkv, proj;
   int64_t heads;
@@ -79,7 +89,7 @@ struct Block : nn::Module {
   }
   Tensor operator()(const Tensor &x) const {
     Tensor h = x + attn(ln1(x));
-    return h + out(fc(ln2(h)).gelu());
+    return h + out(gelu(fc(ln2(h))));
   }
 };
 
