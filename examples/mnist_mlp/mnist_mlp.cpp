@@ -145,6 +145,9 @@ llvm::Error run(int argc, char **argv) {
     llvm::Expected<double> l = loss.item();
     if (!l)
       return l.takeError();
+    if (!std::isfinite(*l))
+      return makeError("the loss is " + llvm::Twine(std::isnan(*l) ? "NaN" : "infinite") +
+                       " at step " + llvm::Twine(step) + ": training diverged");
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (step == 1)
