@@ -2,7 +2,8 @@
 # The main job: set up and build uop, print the IR of the programs in
 # examples/, then run the loop-IR gemm (examples/loops_gemm.uir) and the
 # shaped gemm (examples/gemm.uir) natively with uop-run on random inputs and
-# check both against numpy.
+# check both against numpy; then the examples: a short Fashion-MNIST training
+# (where its loss curve is) and flash attention beside numpy.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${UOP_BUILD_DIR:-$ROOT/build}"
@@ -68,3 +69,17 @@ err = np.abs(s - e / e.sum(1, keepdims=True)).max()
 print(f"softmax.uir {s.shape} vs numpy: max abs error {err:.2e}", "(OK)" if err < 1e-5 else "(MISMATCH)")
 sys.exit(0 if err < 1e-5 else 1)
 PY
+
+# The examples (examples/, README "Examples"): a short Fashion-MNIST training
+# and attention three ways beside numpy. The dataset comes from Debian's
+# dataset-fashion-mnist, which setup.sh installs.
+OUT="$BUILD/examples-out"
+if [[ -x "$BIN/mnist_mlp" ]]; then
+  echo "==== examples/mnist_mlp: Fashion-MNIST, MLP 784-128-10, AdamW, 200 steps (the full run is 600)"
+  "$BIN/mnist_mlp" --steps=200 --out="$OUT"
+  echo "the loss curve is $OUT/mnist_mlp_loss.png, the metrics $OUT/mnist_mlp.csv"
+fi
+if [[ -x "$BIN/flash_attention" ]]; then
+  echo "==== examples/flash_attention: unfused, fused, online (a .uir loop program), beside numpy"
+  "$BIN/flash_attention"
+fi

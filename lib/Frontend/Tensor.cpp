@@ -498,6 +498,7 @@ Tensor &Tensor::setRequiresGrad(bool v) {
     h->requiresGrad = v;
   return *this;
 }
+
 /// The buffer op `v` is or reshapes, when it covers the whole buffer.
 static std::optional<muop::BufferOp> wholeBuffer(Value v) {
   Value u = v;

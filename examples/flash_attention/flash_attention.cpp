@@ -1,0 +1,441 @@
+//===- flash_attention.cpp - attention three ways, beside numpy ---------===//
+//
+// out = softmax(Q K^T / sqrt(D)) V, as the seed's examples/flash_attention.py:
+//
+//  1. unfused: the Tensor code, kernelized normally: the scores S = Q K^T are
+//     materialized (N*N floats);
+//  2. fused: the same Tensor code with fuse-reduce: the reductions nest in
+//     their consumers, nothing N*N touches memory, Q K^T is recomputed by
+//     each pass (max, sum, output); the one kernel is lowered with the
+//     seed's FlashOpt (the head axis upcast by 16, the query axis threaded);
+//  3. online: FlashAttention's online softmax written by hand as a loop
+//     program (online_attention.uir next to this file): one pass over the
+//     keys with a running max, a running sum and a rescaled accumulator.
+//
+// Each is checked against numpy (run as a process, which also times it) and
+// timed, best of --reps runs, in one table with the host CPU. The times are
+// of the compiled programs on bound buffers (unfused and fused compiled
+// from the program the Tensor frontend realizes); the unfused way's
+// end-to-end time through the Tensor API is printed below the table.
+//
+//   build/bin/flash_attention [--n=256,1024] [--d=64] [--reps=5] [--ways=unfused,fused,online]
+//
+//===----------------------------------------------------------------------===//
+
+#include "Support.h"
+
+#include "Uop/ExecutionEngine/ExecutionEngine.h"
+#include "Uop/Frontend/Tensor.h"
+#include "Uop/Runtime/Npy.h"
+#include "Uop/Target/Program.h"
+#include "Uop/Target/UIR.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <regex>
+
+using namespace uop;
+using namespace uop::examples;
+using rt::HostBuffer;
+
+#ifndef UOP_EXAMPLES_DIR
+#define UOP_EXAMPLES_DIR "examples"
+#endif
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// Best wall-clock seconds of `reps` calls after one warm-up (which compiles).
+static llvm::Expected<double> bestOf(int64_t reps, const std::function<llvm::Error()> &fn) {
+  if (llvm::Error e = fn())
+    return std::move(e);
+  double best = INFINITY;
+  for (int64_t r = 0; r < reps; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    if (llvm::Error e = fn())
+      return std::move(e);
+    best = std::min(best,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+static double maxAbsDiff(const HostBuffer &a, const HostBuffer &b) {
+  if (a.numel() != b.numel())
+    return INFINITY;
+  double err = 0;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    double d = std::fabs(a.getDouble(i) - b.getDouble(i));
+    if (!(d <= err)) // NaN counts as infinitely wrong
+      err = std::isnan(d) ? INFINITY : d;
+  }
+  return err;
+}
+
+//===----------------------------------------------------------------------===//
+// numpy: the reference and its time, from a python3 process
+//===----------------------------------------------------------------------===//
+
+static const char *kNumpyScript = R"PY(
+import math, sys, time
+import numpy as np
+d, reps = sys.argv[1], int(sys.argv[2])
+q, k, v = (np.load(f"{d}/{n}.npy") for n in "qkv")
+def attention():
+    s = q @ k.T / np.float32(math.sqrt(q.shape[-1]))
+    p = np.exp(s - s.max(-1, keepdims=True))
+    return (p / p.sum(-1, keepdims=True)) @ v
+ref = attention(); best = math.inf
+for _ in range(reps):
+    t0 = time.perf_counter(); attention(); best = min(best, time.perf_counter() - t0)
+np.save(f"{d}/ref.npy", ref.astype(np.float32))
+print(f"{best:.9f}")
+)PY";
+
+struct NumpyResult {
+  HostBuffer ref;
+  double seconds;
+};
+
+/// Runs numpy on q, k, v (written to `dir`); an error when python3 or numpy
+/// is missing or the script fails.
+static llvm::Expected<NumpyResult> runNumpy(const std::string &dir, const HostBuffer &q,
+                                            const HostBuffer &k, const HostBuffer &v,
+                                            int64_t reps) {
+  for (auto [name, buf] : {std::pair{"q", &q}, {"k", &k}, {"v", &v}})
+    if (auto w = rt::writeNpy(dir + "/" + name + ".npy", *buf); !w)
+      return makeError(w.error());
+  llvm::ErrorOr<std::string> python = llvm::sys::findProgramByName("python3", {"/usr/bin"});
+  if (!python)
+    python = llvm::sys::findProgramByName("python3");
+  if (!python)
+    return makeError("python3 not found (Debian's python3 and python3-numpy)");
+  std::string script = dir + "/numpy_attention.py", out = dir + "/numpy.out";
+  {
+    std::ofstream f(script);
+    f << kNumpyScript;
+  }
+  std::string repsArg = std::to_string(reps);
+  llvm::StringRef args[] = {*python, script, dir, repsArg};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(out), std::nullopt};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*python, args, std::nullopt, redirects, 0, 0, &message);
+  if (rc != 0)
+    return makeError("numpy failed (python3 exit status " + llvm::Twine(rc) +
+                     (message.empty() ? "" : ": " + message) + "; is python3-numpy installed?)");
+  auto text = llvm::MemoryBuffer::getFile(out);
+  double seconds;
+  if (!text || llvm::StringRef((*text)->getBuffer()).trim().getAsDouble(seconds))
+    return makeError("numpy printed no time");
+  auto ref = rt::readNpy(dir + "/ref.npy");
+  if (!ref)
+    return makeError(ref.error());
+  return NumpyResult{ref.take(), seconds};
+}
+
+//===----------------------------------------------------------------------===//
+// The three ways
+//===----------------------------------------------------------------------===//
+
+static Tensor attention(const Tensor &q, const Tensor &k, const Tensor &v) {
+  double scale = 1.0 / std::sqrt(static_cast<double>(q.shape().back()));
+  return (q.matmul(k.T()) * scale).softmax(-1).matmul(v);
+}
+
+struct WayResult {
+  double seconds = 0;
+  HostBuffer out;
+  std::string notes;
+};
+
+/// Parses `text` (MLIR or .uir, named `name`) in `context`; the diagnostics
+/// go to `diagnostics`.
+static mlir::OwningOpRef<mlir::ModuleOp> parse(mlir::MLIRContext &context, llvm::StringRef text,
+                                               llvm::StringRef name, std::string &diagnostics) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, name), llvm::SMLoc());
+  llvm::raw_string_ostream os(diagnostics);
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, os);
+  return mlir::uop::parseProgram(sourceMgr, &context);
+}
+
+/// Compiles `module` with `options` and times its runs on Q, K, V (slots 0,
+/// 1, 2: the frontend numbers data by first use), best of `reps`; a shaped
+/// program returns its value, a kernel graph writes slot 3.
+static llvm::Expected<WayResult> runCompiled(mlir::ModuleOp module,
+                                             const mlir::uop::CompileOptions &options,
+                                             std::string &diagnostics, HostBuffer &q, HostBuffer &k,
+                                             HostBuffer &v, int64_t reps) {
+  auto exe = mlir::uop::compile(module, options);
+  if (mlir::failed(exe))
+    return makeError(diagnostics);
+  WayResult r;
+  const rt::HostPlan &plan = (*exe)->plan();
+  bool inPlace = plan.form == rt::HostPlan::InPlace;
+  std::function<llvm::Error()> once;
+  HostBuffer out(rt::DType::F32, {q.numel()});
+  if (inPlace) {
+    once = [&]() -> llvm::Error {
+      if (auto ran = (*exe)->runInPlace({{0, &q}, {1, &k}, {2, &v}, {3, &out}}); !ran)
+        return makeError(ran.error());
+      return llvm::Error::success();
+    };
+  } else {
+    once = [&]() -> llvm::Error {
+      auto values = (*exe)->run({{0, &q}, {1, &k}, {2, &v}});
+      if (!values)
+        return makeError(values.error());
+      if (values->size() != 1)
+        return makeError("the program returned " + llvm::Twine(values->size()) + " values");
+      out = std::move(values->front());
+      return llvm::Error::success();
+    };
+  }
+  llvm::Expected<double> t = bestOf(reps, once);
+  if (!t)
+    return t.takeError();
+  r.seconds = *t;
+  r.out = std::move(out);
+  r.notes =
+      std::to_string(plan.kernels.size()) + (plan.kernels.size() == 1 ? " kernel" : " kernels");
+  std::map<std::string, int> opts;
+  for (const rt::PlanKernel &kernel : plan.kernels)
+    opts[kernel.opts.empty() ? "no opts" : kernel.opts]++;
+  for (auto &[o, n] : opts)
+    r.notes += ", " + std::to_string(n) + "x " + o;
+  return r;
+}
+
+/// The Tensor code's program (as the frontend realizes it), compiled with
+/// `fuse` and, when given, `opts` on the program (each kernel lowered with
+/// them; with fuse-reduce attention is one kernel), else the hand rules.
+/// The end-to-end time through the Tensor API (graph, plan-cache lookup,
+/// run, copy out: what the seed's `.numpy()` costs) goes in the notes.
+static llvm::Expected<WayResult> runTensorWay(bool fuse, llvm::StringRef opts,
+                                              const std::shared_ptr<HostBuffer> &q,
+                                              const std::shared_ptr<HostBuffer> &k,
+                                              const std::shared_ptr<HostBuffer> &v, int64_t reps) {
+  TensorOptions tensorOptions;
+  tensorOptions.compile.fuseReduce = fuse;
+  if (!opts.empty())
+    tensorOptions.compile.opt = mlir::uop::OptMode::None;
+  TensorContext ctx(tensorOptions);
+  auto build = [&] {
+    return attention(Tensor::fromBuffer(q, ctx), Tensor::fromBuffer(k, ctx),
+                     Tensor::fromBuffer(v, ctx));
+  };
+  llvm::Expected<std::string> text = ctx.programText({build()});
+  if (!text)
+    return text.takeError();
+  mlir::DialectRegistry registry;
+  mlir::uop::registerUIRDialects(registry);
+  mlir::MLIRContext context(registry);
+  std::string diagnostics;
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(context, *text, "attention.mlir", diagnostics);
+  if (!module)
+    return makeError(diagnostics);
+  if (!opts.empty()) {
+    mlir::Attribute attr = mlir::parseAttribute(opts, &context);
+    auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
+    if (!attr || !main)
+      return makeError("cannot set the opts " + opts);
+    main->setAttr("uop.opts", attr);
+  }
+  llvm::Expected<WayResult> r =
+      runCompiled(*module, tensorOptions.compile, diagnostics, *q, *k, *v, reps);
+  if (!r || !opts.empty())
+    return r;
+  llvm::Expected<double> e2e =
+      bestOf(reps, [&]() -> llvm::Error { return build().numpy().takeError(); });
+  if (!e2e)
+    return e2e.takeError();
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "; end to end through the Tensor API %.3f ms", *e2e * 1e3);
+  r->notes += buf;
+  return r;
+}
+
+/// online_attention.uir for N and D: its tokens 1024, 64, 65536 and its
+/// scale replaced (it is written for N=1024, D=64).
+static llvm::Expected<std::string> instantiateOnline(const std::string &path, int64_t n,
+                                                     int64_t d) {
+  auto file = llvm::MemoryBuffer::getFile(path);
+  if (!file)
+    return makeError(path + ": cannot read: " + file.getError().message());
+  char scale[64];
+  std::snprintf(scale, sizeof scale, "%.17g", 1.0 / std::sqrt(double(d)) / std::log(2.0));
+  std::map<std::string, std::string> tokens = {{"1024", std::to_string(n)},
+                                               {"64", std::to_string(d)},
+                                               {"65536", std::to_string(n * d)},
+                                               {"0.18033688011112042", scale}};
+  std::string result;
+  std::regex number(R"([0-9][0-9.]*)");
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef((*file)->getBuffer()).split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    std::string l = line.str();
+    if (!line.ltrim().starts_with("#")) {
+      // One pass over the tokens, so that replacements are never replaced again.
+      std::string out;
+      auto begin = std::sregex_iterator(l.begin(), l.end(), number);
+      size_t at = 0;
+      for (auto it = begin; it != std::sregex_iterator(); ++it) {
+        size_t pos = static_cast<size_t>(it->position());
+        // Not part of a name (%d0, idx=1).
+        bool inName = pos > 0 && (std::isalpha(static_cast<unsigned char>(l[pos - 1])) ||
+                                  l[pos - 1] == '_' || l[pos - 1] == '=');
+        auto t = tokens.find(it->str());
+        out += l.substr(at, pos - at);
+        out += (!inName && t != tokens.end()) ? t->second : it->str();
+        at = pos + it->length();
+      }
+      l = out + l.substr(at);
+    }
+    result += l + "\n";
+  }
+  return result;
+}
+
+static llvm::Expected<WayResult> runOnline(const std::string &uirPath, int64_t n, int64_t d,
+                                           HostBuffer &q, HostBuffer &k, HostBuffer &v,
+                                           int64_t reps) {
+  llvm::Expected<std::string> text = instantiateOnline(uirPath, n, d);
+  if (!text)
+    return text.takeError();
+  mlir::DialectRegistry registry;
+  mlir::uop::registerUIRDialects(registry);
+  mlir::MLIRContext context(registry);
+  std::string diagnostics;
+  mlir::OwningOpRef<mlir::ModuleOp> module = parse(context, *text, uirPath, diagnostics);
+  if (!module)
+    return makeError(diagnostics);
+  // As written: the query axis is the program's thread range, no other opts.
+  llvm::Expected<WayResult> r =
+      runCompiled(*module, mlir::uop::CompileOptions(), diagnostics, q, k, v, reps);
+  if (r)
+    r->notes += " (" + llvm::sys::path::filename(uirPath).str() + ": one pass over the keys)";
+  return r;
+}
+
+int main(int argc, char **argv) {
+  std::string sizes = "256,1024", ways = "unfused,fused,online";
+  std::string uir = std::string(UOP_EXAMPLES_DIR) + "/flash_attention/online_attention.uir";
+  int64_t d = 64, reps = 5, seed = 0, fusedMaxN = 128;
+  Flags flags;
+  flags.usage = "[--n=256,1024] [--d=64] [--reps=5] [--ways=unfused,fused,online]";
+  flags.add("n", &sizes, "sequence lengths N, comma-separated")
+      .add("d", &d, "head dimension D")
+      .add("reps", &reps, "timed runs of each way (the best is shown)")
+      .add("ways", &ways, "which of unfused, fused, online to run")
+      .add("seed", &seed, "seed of Q, K, V")
+      .add("fused-max-n", &fusedMaxN,
+           "largest N the fused way runs at (its kernel is O(N^3 D) in uop today)")
+      .add("uir", &uir, "the online loop program (written for N=1024, D=64)");
+  if (llvm::Error e = flags.parse(argc, argv))
+    return reportError("flash_attention", std::move(e));
+  std::vector<int64_t> ns;
+  llvm::SmallVector<llvm::StringRef> parts;
+  llvm::StringRef(sizes).split(parts, ',', -1, false);
+  for (llvm::StringRef p : parts) {
+    long long v;
+    if (p.trim().getAsInteger(10, v) || v <= 0)
+      return reportError("flash_attention", makeError("--n: '" + p + "' is not a positive size"));
+    ns.push_back(v);
+  }
+  if (d <= 0 || reps < 1)
+    return reportError("flash_attention", makeError("--d and --reps must be positive"));
+  llvm::SmallVector<llvm::StringRef> wayList;
+  llvm::StringRef(ways).split(wayList, ',', -1, false);
+  for (llvm::StringRef w : wayList)
+    if (w != "unfused" && w != "fused" && w != "online")
+      return reportError("flash_attention",
+                         makeError("--ways: unknown way '" + w + "' (unfused, fused, online)"));
+
+  llvm::SmallString<128> tmp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("uop-flash", tmp))
+    return reportError("flash_attention",
+                       makeError("cannot create a temporary directory: " + ec.message()));
+
+  std::printf("flash attention: out = softmax(Q K^T / sqrt(D)) V, f32, D=%lld, best of %lld runs\n",
+              (long long)d, (long long)reps);
+  std::string load = hostLoad();
+  std::printf("host: %s%s\n\n", hostCpuDescription().c_str(),
+              load.empty() ? "" : (", " + load).c_str());
+  std::printf("%6s  %-8s %10s %10s %10s  %s\n", "N", "way", "ms", "vs numpy", "max err", "check");
+  bool allOk = true;
+  std::map<std::string, std::string> notes;
+  for (int64_t n : ns) {
+    Generator gen(static_cast<uint64_t>(seed));
+    auto q = std::make_shared<HostBuffer>(rt::DType::F32, std::vector<int64_t>{n, d});
+    auto k = std::make_shared<HostBuffer>(rt::DType::F32, std::vector<int64_t>{n, d});
+    auto v = std::make_shared<HostBuffer>(rt::DType::F32, std::vector<int64_t>{n, d});
+    for (HostBuffer *b : {q.get(), k.get(), v.get()})
+      for (int64_t i = 0; i < b->numel(); ++i)
+        b->as<float>()[i] = static_cast<float>(gen.nextNormal());
+    // The seed's FlashOpt: the head axis unrolled (up to 16) so that each
+    // Q K^T value feeds 16 accumulators, the query axis across threads.
+    std::string fusedOpts =
+        "#uop.opts<upcast = {1: " + std::to_string(std::min<int64_t>(d, 16)) + "}, thread = 0>";
+    llvm::Expected<NumpyResult> np = runNumpy(tmp.str().str(), *q, *k, *v, reps);
+    if (!np)
+      return reportError("flash_attention", np.takeError());
+    std::printf("%6lld  %-8s %10.3f %10s %10s  %s\n", (long long)n, "numpy", np->seconds * 1e3,
+                "1.00x", "-", "reference");
+    for (llvm::StringRef way : wayList) {
+      if (way == "fused" && n > fusedMaxN) {
+        std::printf("%6lld  %-8s %10s %10s %10s  %s\n", (long long)n, "fused", "-", "-", "-",
+                    "skipped (N > --fused-max-n)");
+        continue;
+      }
+      llvm::Expected<WayResult> r = [&] {
+        if (way == "online")
+          return runOnline(uir, n, d, *q, *k, *v, reps);
+        if (way == "fused")
+          return runTensorWay(true, fusedOpts, q, k, v, reps);
+        return runTensorWay(false, "", q, k, v, reps);
+      }();
+      if (!r)
+        return reportError("flash_attention", r.takeError());
+      double err = maxAbsDiff(r->out, np->ref);
+      bool ok = err <= 1e-4;
+      allOk &= ok;
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "%.2fx", np->seconds / r->seconds);
+      std::printf("%6lld  %-8s %10.3f %10s %10.1e  %s\n", (long long)n, way.str().c_str(),
+                  r->seconds * 1e3, ratio, err, ok ? "OK" : "MISMATCH");
+      std::fflush(stdout);
+      notes[way.str()] = r->notes; // the largest N's
+    }
+  }
+  std::printf("\n(ms: the compiled program run on bound buffers; \"vs numpy\" > 1 is faster "
+              "than numpy)\n");
+  for (llvm::StringRef way : wayList)
+    if (notes.count(way.str()))
+      std::printf("%-8s %s\n", way.str().c_str(), notes[way.str()].c_str());
+  llvm::sys::fs::remove_directories(tmp);
+  if (!allOk) {
+    std::fprintf(stderr, "flash_attention: error: a way does not match numpy\n");
+    return 1;
+  }
+  return 0;
+}
