@@ -28,10 +28,12 @@ void mlir::uop::buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOp
   }
 }
 
-void mlir::uop::buildUopLinearizeStage(OpPassManager &pm) {
+void mlir::uop::buildUopLinearizeStage(OpPassManager &pm, bool checks) {
   // L1 -> L2 (kernel graphs pass through), L2 -> L3.
   pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
-  pm.addNestedPass<func::FuncOp>(createUopLinearizePass());
+  UopLinearizePassOptions linearize;
+  linearize.checks = checks;
+  pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
 }
 
 void mlir::uop::buildUopHostStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
@@ -67,7 +69,7 @@ void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions
 
 void mlir::uop::buildUopCpuPipeline(OpPassManager &pm, const UopCpuPipelineOptions &options) {
   buildUopKernelizeStage(pm, options);
-  buildUopLinearizeStage(pm);
+  buildUopLinearizeStage(pm, options.checks);
   buildUopHostStage(pm, options);
   buildUopLLVMStage(pm, options);
 }

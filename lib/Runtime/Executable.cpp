@@ -68,7 +68,7 @@ Result<bool> Executable::runRaw(const std::vector<void *> &args) {
     return cuda->run(args);
   if (temps.empty()) {
     for (const PlanArg &a : hostPlan.args) {
-      if (a.kind != PlanArg::Temp)
+      if (!a.owned())
         continue;
       auto t = HostBuffer::create(a.dtype, {a.numel});
       if (!t.ok())
@@ -78,8 +78,13 @@ Result<bool> Executable::runRaw(const std::vector<void *> &args) {
   }
   scratch.clear();
   size_t next = 0, temp = 0;
+  bool checked = false;
   for (const PlanArg &a : hostPlan.args) {
-    if (a.kind == PlanArg::Temp)
+    if (a.kind == PlanArg::Check) {
+      std::memset(temps[temp].data(), 0, kCheckRecordSize * sizeof(int32_t));
+      checked = true;
+    }
+    if (a.owned())
       scratch.push_back(temps[temp++].data());
     else if (next < args.size())
       scratch.push_back(args[next++]);
@@ -88,6 +93,13 @@ Result<bool> Executable::runRaw(const std::vector<void *> &args) {
                    " given"};
   }
   (*kernel)(scratch.data());
+  if (checked) {
+    // A failed run-time check (see PlanArg::Check) is the run's error.
+    std::string failure = hostPlan.checkFailure(
+        [&](size_t i) { return static_cast<const int32_t *>(scratch[i]); });
+    if (!failure.empty())
+      return Error{failure};
+  }
   return true;
 }
 
@@ -146,6 +158,8 @@ Result<bool> Executable::runInPlace(const std::map<int64_t, HostBuffer *> &buffe
   std::vector<void *> ptrs;
   for (size_t i = 0; i < hostPlan.args.size(); ++i) {
     const PlanArg &a = hostPlan.args[i];
+    if (a.owned())
+      continue;
     auto it = buffers.find(a.slot);
     if (it == buffers.end() || !it->second)
       return Error{"missing buffer for slot " + std::to_string(a.slot)};

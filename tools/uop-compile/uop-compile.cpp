@@ -44,6 +44,10 @@ static cl::opt<std::string> target("target",
 static cl::opt<bool> fuseReduce("fuse-reduce",
                                 cl::desc("Kernelize with reductions fused into their consumers"));
 static cl::opt<std::string> optMode("opt", cl::desc("none (default) or hand"), cl::init("none"));
+static cl::opt<bool> unchecked("unchecked",
+                               cl::desc("No run-time checks of the indices and divisors the bounds "
+                                        "analysis does not prove safe (out of bounds and division "
+                                        "by zero are then undefined)"));
 static cl::opt<std::string> chip("chip", cl::desc("--target=cuda: the GPU architecture"),
                                  cl::init("sm_90"));
 
@@ -65,6 +69,7 @@ static int compileMain(int argc, char **argv) {
   else if (optMode != "none")
     fail("unknown --opt '" + optMode + "' (expected none or hand)");
   options.fuseReduce = fuseReduce;
+  options.checks = !unchecked;
   options.chip = chip;
 
   DialectRegistry registry;

@@ -68,11 +68,19 @@ static cl::opt<uint64_t> benchRuns("bench", cl::desc("Time N runs; print the med
 static cl::opt<bool> fuseReduce("fuse-reduce",
                                 cl::desc("Kernelize with reductions fused into their consumers"));
 static cl::opt<std::string> optMode("opt", cl::desc("none (default) or hand"), cl::init("none"));
+static cl::opt<bool> unchecked("unchecked",
+                               cl::desc("No run-time checks of the indices and divisors the bounds "
+                                        "analysis does not prove safe (out of bounds and division "
+                                        "by zero are then undefined)"));
 
 namespace {
 
 [[noreturn]] void fail(const llvm::Twine &msg) {
-  llvm::errs() << "uop-run: error: " << msg << "\n";
+  std::string text = msg.str();
+  if (rt::isLocatedError(text)) // a failed run-time check, at the program's op
+    llvm::errs() << text << "\n";
+  else
+    llvm::errs() << "uop-run: error: " << text << "\n";
   exit(1);
 }
 
@@ -90,6 +98,7 @@ mlir::uop::CompileOptions compileOptions() {
   else if (optMode != "none")
     fail("unknown --opt '" + optMode + "' (expected none or hand)");
   options.fuseReduce = fuseReduce;
+  options.checks = !unchecked;
   return options;
 }
 
