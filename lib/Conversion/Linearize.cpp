@@ -375,8 +375,7 @@ private:
 class Emitter {
 public:
   Emitter(func::FuncOp func, Scheduler &sched, DataFlowSolver &solver, bool gpu, bool checks)
-      : func(func), sched(sched), solver(solver), b(func.getContext()), gpu(gpu),
-        checks(checks) {}
+      : func(func), sched(sched), solver(solver), b(func.getContext()), gpu(gpu), checks(checks) {}
 
   LogicalResult run();
 
@@ -419,8 +418,8 @@ private:
   bool gpu;
   /// Run-time checks of what the bounds analysis does not prove.
   bool checks;
-  Value checkRecord;                    ///< the kernel's last argument (with checks)
-  SmallVector<Attribute> checkList;     ///< {kind, loc} by id
+  Value checkRecord;                ///< the kernel's last argument (with checks)
+  SmallVector<Attribute> checkList; ///< {kind, loc} by id
   Block *entry = nullptr;
   /// GPU mode: the block/thread dimension of each GLOBAL/LOCAL range.
   DenseMap<Operation *, gpu::Processor> processors;
@@ -472,11 +471,9 @@ std::optional<std::pair<int64_t, int64_t>> Emitter::rangeOf(Value v) {
 }
 
 void Emitter::emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound) {
-  MLIRContext *ctx = b.getContext();
   int64_t id = checkList.size();
   checkList.push_back(b.getDictionaryAttr(
       {b.getNamedAttr("kind", b.getStringAttr(kind)), b.getNamedAttr("loc", LocationAttr(loc))}));
-  (void)ctx;
   OpBuilder::InsertionGuard guard(b);
   auto ifBad = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
   b.setInsertionPoint(ifBad.thenBlock()->getTerminator());
@@ -753,8 +750,8 @@ LogicalResult Emitter::run() {
     argOf[slot] = argTypes.size();
     // A buffer of no elements is passed one (as the host plan allocates
     // it); its checks still use its declared size.
-    argTypes.push_back(MemRefType::get({std::max<int64_t>(1, t.getNumElements())},
-                                       t.getElementType()));
+    argTypes.push_back(
+        MemRefType::get({std::max<int64_t>(1, t.getNumElements())}, t.getElementType()));
     slotList.push_back(slot);
   }
 

@@ -159,8 +159,8 @@ std::string mlir::uop::formatLocation(Location loc) {
 
 void mlir::uop::addKernelChecks(Operation *symbolTableOp, HostPlan &plan) {
   for (auto [k, kernel] : llvm::enumerate(plan.kernels)) {
-    auto func = dyn_cast_or_null<func::FuncOp>(
-        SymbolTable::lookupNearestSymbolFrom(symbolTableOp, StringAttr::get(symbolTableOp->getContext(), kernel.name)));
+    auto func = dyn_cast_or_null<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(
+        symbolTableOp, StringAttr::get(symbolTableOp->getContext(), kernel.name)));
     auto checks = func ? func->getAttrOfType<ArrayAttr>(kChecksAttrName) : nullptr;
     if (!checks || !kernel.checks.empty())
       continue;

@@ -690,9 +690,9 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func,
   // would be folded to a single index 0 of an empty buffer).
   FailureOr<Value> sink =
       getNumElements(root.getType()) == 0
-          ? FailureOr<Value>(SinkOp::create(b, ret.getLoc(), VoidType::get(func.getContext()),
-                                            ValueRange{})
-                                 .getResult())
+          ? FailureOr<Value>(
+                SinkOp::create(b, ret.getLoc(), VoidType::get(func.getContext()), ValueRange{})
+                    .getResult())
           : r.lower(root, outSlot);
   if (failed(sink))
     return failure();

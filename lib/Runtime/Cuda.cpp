@@ -606,8 +606,7 @@ Result<bool> CudaProgram::readChecks() {
                                                   kCheckRecordSize * sizeof(int32_t));
           !ok)
         return ok;
-  std::string failure =
-      plan.checkFailure([&](size_t i) { return &words[i * kCheckRecordSize]; });
+  std::string failure = plan.checkFailure([&](size_t i) { return &words[i * kCheckRecordSize]; });
   if (!failure.empty())
     return Error{failure};
   return true;

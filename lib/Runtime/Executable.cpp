@@ -95,8 +95,8 @@ Result<bool> Executable::runRaw(const std::vector<void *> &args) {
   (*kernel)(scratch.data());
   if (checked) {
     // A failed run-time check (see PlanArg::Check) is the run's error.
-    std::string failure = hostPlan.checkFailure(
-        [&](size_t i) { return static_cast<const int32_t *>(scratch[i]); });
+    std::string failure =
+        hostPlan.checkFailure([&](size_t i) { return static_cast<const int32_t *>(scratch[i]); });
     if (!failure.empty())
       return Error{failure};
   }

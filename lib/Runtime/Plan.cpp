@@ -9,15 +9,25 @@ using namespace uop::rt;
 /// Bumped whenever the text form changes.
 static constexpr const char *kPlanHeader = "uop-host-plan 4";
 
+/// What a failed check of `kind` says.
+static const char *checkWhat(const std::string &kind) {
+  if (kind == "index")
+    return "index out of bounds";
+  if (kind == "div-zero")
+    return "integer division by zero";
+  if (kind == "mod-zero")
+    return "integer modulo by zero";
+  if (kind == "div-overflow")
+    return "integer division overflows i32 (INT_MIN / -1)";
+  if (kind == "mod-overflow")
+    return "integer modulo overflows i32 (INT_MIN % -1)";
+  return "run-time check failed";
+}
+
 std::string uop::rt::formatCheckFailure(const PlanCheck &check, int64_t value, int64_t bound) {
-  const char *what = check.kind == "index"          ? "index out of bounds"
-                     : check.kind == "div-zero"     ? "integer division by zero"
-                     : check.kind == "mod-zero"     ? "integer modulo by zero"
-                     : check.kind == "div-overflow" ? "integer division overflows i32 (INT_MIN / -1)"
-                     : check.kind == "mod-overflow" ? "integer modulo overflows i32 (INT_MIN % -1)"
-                                                    : "run-time check failed";
-  return (check.loc.empty() ? std::string("<unknown>") : check.loc) + ": error: " + what +
-         " (value " + std::to_string(value) + ", bound " + std::to_string(bound) + ")";
+  return (check.loc.empty() ? std::string("<unknown>") : check.loc) + ": error: " +
+         checkWhat(check.kind) + " (value " + std::to_string(value) + ", bound " +
+         std::to_string(bound) + ")";
 }
 
 std::string HostPlan::checkFailure(size_t kernel, const int32_t *r) const {
@@ -127,7 +137,8 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
       auto dt = dtypeFromName(dtype);
       if (!ls || !dt || kind < PlanArg::Input || kind > PlanArg::Check || a.numel < 1)
         return bad();
-      if (kind == PlanArg::Check && (*dt != DType::I32 || a.numel != kCheckRecordSize || a.slot < 0))
+      if (kind == PlanArg::Check &&
+          (*dt != DType::I32 || a.numel != kCheckRecordSize || a.slot < 0))
         return bad();
       a.kind = static_cast<PlanArg::Kind>(kind);
       a.dtype = *dt;

@@ -72,8 +72,8 @@ createTargetMachine(const mlir::uop::CpuCodegenOptions &options, std::string &er
     features = f.getString();
   }
   llvm::TargetOptions to;
-  llvm::CodeGenOptLevel level = options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
-                                                       : llvm::CodeGenOptLevel::Default;
+  llvm::CodeGenOptLevel level =
+      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::Default;
   if (options.fastCodegen)
     level = llvm::CodeGenOptLevel::None;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
