@@ -357,8 +357,8 @@ LogicalResult Scheduler::run() {
 
 class Emitter {
 public:
-  Emitter(func::FuncOp func, Scheduler &sched, DataFlowSolver &solver, bool gpu)
-      : func(func), sched(sched), solver(solver), b(func.getContext()), gpu(gpu) {}
+  Emitter(func::FuncOp func, Scheduler &sched, DataFlowSolver &solver, bool gpu, bool checks)
+      : func(func), sched(sched), solver(solver), b(func.getContext()), gpu(gpu), checks(checks) {}
 
   LogicalResult run();
 
@@ -389,6 +389,15 @@ private:
   bool nonNegative(Value v);
   /// Whether `op`'s operand i is a constant > 0.
   bool positiveConst(Operation *op, unsigned i);
+  /// The bounds analysis's signed range of the i32 `v`, if it has one.
+  std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v);
+  /// Emits the record of check `kind` at `loc` failing when `bad` (i1)
+  /// holds, with `value` and `bound` (i32): the first failure writes the
+  /// kernel's check record.
+  void emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound);
+  /// A divisor made safe: checks `y` against 0 (and `x` / `y` against
+  /// INT_MIN / -1) unless proven, and returns 1 where a check fails.
+  Value checkDivisor(Operation *op, Value x, Value y);
   void findReductions();
   void findAddressMath();
   void findOuterVectorization();
@@ -400,6 +409,10 @@ private:
   OpBuilder b;
   /// The GPU path: GLOBAL/LOCAL ranges stay GPU-mapped parallel loops.
   bool gpu;
+  /// Run-time checks of what the bounds analysis does not prove.
+  bool checks;
+  Value checkRecord;                ///< the kernel's last argument (with checks)
+  SmallVector<Attribute> checkList; ///< {kind, loc} by id
   Block *entry = nullptr;
   /// GPU mode: the block/thread dimension of each GLOBAL/LOCAL range.
   DenseMap<Operation *, gpu::Processor> processors;
@@ -453,6 +466,66 @@ bool Emitter::nonNegative(Value v) {
       return range.getValue().smin().isNonNegative();
   }
   return false;
+}
+
+std::optional<std::pair<int64_t, int64_t>> Emitter::rangeOf(Value v) {
+  if (auto *state = solver.lookupState<dataflow::IntegerValueRangeLattice>(v)) {
+    const IntegerValueRange &range = state->getValue();
+    if (!range.isUninitialized())
+      return std::make_pair(range.getValue().smin().getSExtValue(),
+                            range.getValue().smax().getSExtValue());
+  }
+  return std::nullopt;
+}
+
+void Emitter::emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound) {
+  int64_t id = checkList.size();
+  checkList.push_back(b.getDictionaryAttr(
+      {b.getNamedAttr("kind", b.getStringAttr(kind)), b.getNamedAttr("loc", LocationAttr(loc))}));
+  OpBuilder::InsertionGuard guard(b);
+  auto ifBad = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
+  b.setInsertionPoint(ifBad.thenBlock()->getTerminator());
+  Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  Value old = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one, checkRecord,
+                                          ValueRange{constIndex(0)});
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old, zero);
+  auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+  Value idPlusOne = arith::ConstantIntOp::create(b, loc, b.getI32Type(), id + 1);
+  memref::StoreOp::create(b, loc, idPlusOne, checkRecord, ValueRange{constIndex(1)});
+  memref::StoreOp::create(b, loc, value, checkRecord, ValueRange{constIndex(2)});
+  memref::StoreOp::create(b, loc, bound, checkRecord, ValueRange{constIndex(3)});
+}
+
+Value Emitter::checkDivisor(Operation *op, Value x, Value y) {
+  if (!checks || !y.getType().isInteger(32))
+    return y;
+  Location loc = op->getLoc();
+  bool mod = isa<FloorModOp>(op);
+  auto rx = rangeOf(op->getOperand(0)), ry = rangeOf(op->getOperand(1));
+  bool mayBeZero = !ry || (ry->first <= 0 && ry->second >= 0);
+  bool mayOverflow =
+      (!rx || rx->first <= INT32_MIN) && (!ry || (ry->first <= -1 && ry->second >= -1));
+  Value bad;
+  if (mayBeZero) {
+    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+    emitCheck(loc, mod ? "mod-zero" : "div-zero", bad, x, y);
+  }
+  if (mayOverflow) {
+    Value min = arith::ConstantIntOp::create(b, loc, b.getI32Type(), INT32_MIN);
+    Value minusOne = arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1);
+    Value isMin = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, min);
+    Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
+    Value overflow = arith::AndIOp::create(b, loc, isMin, isMinusOne);
+    emitCheck(loc, mod ? "mod-overflow" : "div-overflow", overflow, x, y);
+    bad = bad ? arith::OrIOp::create(b, loc, bad, overflow).getResult() : overflow;
+  }
+  if (!bad)
+    return y;
+  Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
+  return arith::SelectOp::create(b, loc, bad, one, y);
 }
 
 bool Emitter::positiveConst(Operation *op, unsigned i) {
@@ -705,7 +778,10 @@ LogicalResult Emitter::run() {
   for (auto &[slot, buf] : slots) {
     auto t = cast<MemRefType>(buf.getType());
     argOf[slot] = argTypes.size();
-    argTypes.push_back(MemRefType::get(t.getShape(), t.getElementType()));
+    // A buffer of no elements is passed one (as the host plan allocates
+    // it); its checks still use its declared size.
+    argTypes.push_back(
+        MemRefType::get({std::max<int64_t>(1, t.getNumElements())}, t.getElementType()));
     slotList.push_back(slot);
   }
 
@@ -726,6 +802,9 @@ LogicalResult Emitter::run() {
   region.getBlocks().insert(region.begin(), entry);
   for (Type t : argTypes)
     entry->addArgument(t, func.getLoc());
+  Type recordType = MemRefType::get({::uop::rt::kCheckRecordSize}, b.getI32Type());
+  if (checks)
+    checkRecord = entry->addArgument(recordType, func.getLoc());
   b.setInsertionPointToStart(entry);
   auto ret = func::ReturnOp::create(b, func.getLoc());
   b.setInsertionPoint(ret);
@@ -747,8 +826,17 @@ LogicalResult Emitter::run() {
   oldEntry->dropAllDefinedValueUses();
   oldEntry->dropAllReferences();
   oldEntry->erase();
+  // The check record is an argument only of a kernel that checks something.
+  if (checkRecord && checkList.empty())
+    entry->eraseArgument(cast<BlockArgument>(checkRecord).getArgNumber());
+  else if (checkRecord)
+    argTypes.push_back(recordType);
   func.setType(FunctionType::get(ctx, argTypes, {}));
   func->setAttr(kSlotsAttrName, b.getDenseI64ArrayAttr(slotList));
+  if (!checkList.empty())
+    func->setAttr(kChecksAttrName, b.getArrayAttr(checkList));
+  else
+    func->removeAttr(kChecksAttrName);
   func->setAttr(kKernelAttrName, UnitAttr::get(ctx));
   return success();
 }
@@ -783,9 +871,11 @@ LogicalResult Emitter::emitOp(Operation *op) {
     }
     b.setInsertionPointToStart(home);
     // Inside vector lanes every lane has its own copy: one vector per element.
+    // An alloc of no elements gets one, so that a (checked) access is safe.
     bool priv = inJam(op);
     Type elem = priv ? Type(laneType(t.getElementType())) : t.getElementType();
-    auto type = MemRefType::get(t.getShape(), elem, MemRefLayoutAttrInterface(), space);
+    auto type = MemRefType::get({std::max<int64_t>(1, t.getNumElements())}, elem,
+                                MemRefLayoutAttrInterface(), space);
     if (priv)
       privateMems.insert(op);
     // A large one (the stack is a few MiB, an OpenMP worker's less) is on
@@ -835,10 +925,25 @@ LogicalResult Emitter::emitOp(Operation *op) {
       return op->emitOpError("uop-linearize: only flat (1-D) memory is supported");
     Value i = val(op, 1);
     auto aff = affine.find(srcOp(op, 1));
+    bool isLanes = isa<VectorType>(i.getType());
+    if (checks && aff == affine.end() && !isLanes) {
+      // In bounds of the memory as declared, unless the bounds analysis
+      // proves it (the affine indices of rangeify always are).
+      Operation *root = rootMemory(op);
+      int64_t n = root ? getNumElements(root->getResult(0).getType()) : 0;
+      auto r = rangeOf(index.getIndices()[0]);
+      if (!root || !r || r->first < 0 || r->second >= n) {
+        Value bound = arith::ConstantIntOp::create(b, loc, b.getI32Type(), n);
+        Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, i, bound);
+        emitCheck(loc, "index", bad, i, bound);
+        Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+        i = arith::SelectOp::create(b, loc, bad, zero, i);
+      }
+    }
     if (aff != affine.end()) {
       p.idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), aff->second.first);
       p.stride = aff->second.second;
-    } else if (auto vt = dyn_cast<VectorType>(i.getType())) {
+    } else if (isLanes) {
       p.lanes = arith::IndexCastOp::create(b, loc, laneType(b.getIndexType()), i);
     } else {
       p.idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
@@ -1033,6 +1138,8 @@ LogicalResult Emitter::emitAlu(Operation *op) {
     // C division truncates; it equals floor division when both sides are
     // non-negative (render_c's rule: vmin(a) >= 0 and b a positive constant).
     bool plain = nonNegative(op->getOperand(0)) && positiveConst(op, 1);
+    if (!isFloat && !plain)
+      y = checkDivisor(op, x, y);
     if (isa<FloorDivOp>(op)) {
       r = plain ? arith::DivSIOp::create(b, loc, x, y).getResult()
                 : arith::FloorDivSIOp::create(b, loc, x, y).getResult();
@@ -1222,14 +1329,14 @@ struct UopLinearizePass : mlir::uop::impl::UopLinearizePassBase<UopLinearizePass
     bool asGpu = gpu || (emulateBarriers && func.walk([](BarrierOp) {
                                                    return WalkResult::interrupt();
                                                  }).wasInterrupted());
-    if (failed(linearizeKernel(func, asGpu)))
+    if (failed(linearizeKernel(func, asGpu, checks)))
       signalPassFailure();
   }
 };
 
 } // namespace
 
-LogicalResult mlir::uop::linearizeKernel(func::FuncOp func, bool gpu) {
+LogicalResult mlir::uop::linearizeKernel(func::FuncOp func, bool gpu, bool checks) {
   if (func.isExternal() || !llvm::hasSingleElement(func.getBody()))
     return success();
   Block &body = func.getBody().front();
@@ -1264,6 +1371,6 @@ LogicalResult mlir::uop::linearizeKernel(func::FuncOp func, bool gpu) {
   if (failed(solver.initializeAndRun(func)))
     return func.emitOpError("uop-linearize: bounds analysis failed");
 
-  Emitter emitter(func, sched, solver, gpu);
+  Emitter emitter(func, sched, solver, gpu, checks);
   return emitter.run();
 }

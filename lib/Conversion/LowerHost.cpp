@@ -143,6 +143,38 @@ LogicalResult PlanBuilder::build(func::FuncOp host) {
   return success();
 }
 
+std::string mlir::uop::formatLocation(Location loc) {
+  std::string s;
+  loc->walk([&](Location l) {
+    if (auto file = dyn_cast<FileLineColLoc>(l)) {
+      s = (file.getFilename().getValue() + ":" + Twine(file.getLine()) + ":" +
+           Twine(file.getColumn()))
+              .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return s;
+}
+
+void mlir::uop::addKernelChecks(Operation *symbolTableOp, HostPlan &plan) {
+  for (auto [k, kernel] : llvm::enumerate(plan.kernels)) {
+    auto func = dyn_cast_or_null<func::FuncOp>(SymbolTable::lookupNearestSymbolFrom(
+        symbolTableOp, StringAttr::get(symbolTableOp->getContext(), kernel.name)));
+    auto checks = func ? func->getAttrOfType<ArrayAttr>(kChecksAttrName) : nullptr;
+    if (!checks || !kernel.checks.empty())
+      continue;
+    for (Attribute a : checks) {
+      auto d = dyn_cast<DictionaryAttr>(a);
+      auto kind = d ? d.getAs<StringAttr>("kind") : nullptr;
+      auto loc = d ? d.getAs<LocationAttr>("loc") : nullptr;
+      kernel.checks.push_back({kind ? kind.str() : "", loc ? formatLocation(Location(loc)) : ""});
+    }
+    plan.args.push_back({HostArg::Check, static_cast<int64_t>(k), ::uop::rt::DType::I32,
+                         ::uop::rt::kCheckRecordSize, false, false});
+  }
+}
+
 FailureOr<HostPlan> mlir::uop::getHostPlan(func::FuncOp host) {
   PlanBuilder builder;
   if (failed(builder.build(host)))
@@ -154,16 +186,19 @@ LogicalResult mlir::uop::lowerHost(func::FuncOp host, bool tempsAsArgs) {
   PlanBuilder builder;
   if (failed(builder.build(host)))
     return failure();
-  const HostPlan &plan = builder.plan;
+  HostPlan &plan = builder.plan;
+  // Kernels with run-time checks take a check record, an argument of the host.
+  addKernelChecks(host, plan);
   DenseMap<Value, unsigned> &argOf = builder.argOf;
   MLIRContext *ctx = host.getContext();
   // Plain memrefs, as uop-linearize gives the kernels' buffers. Temporaries
-  // come last: arguments, or allocated here and freed after the last call.
-  SmallVector<Type> types, argTypes;
+  // are arguments, or allocated here and freed after the last call.
+  SmallVector<Type> argTypes;
+  SmallVector<bool> isArg;
   for (const HostArg &a : plan.args) {
-    types.push_back(MemRefType::get({a.numel}, fromRuntimeDType(a.dtype, ctx)));
-    if (tempsAsArgs || a.kind != HostArg::Temp)
-      argTypes.push_back(types.back());
+    isArg.push_back(tempsAsArgs || a.kind != HostArg::Temp);
+    if (isArg.back())
+      argTypes.push_back(MemRefType::get({a.numel}, fromRuntimeDType(a.dtype, ctx)));
   }
 
   Block &old = host.getBody().front();
@@ -172,9 +207,20 @@ LogicalResult mlir::uop::lowerHost(func::FuncOp host, bool tempsAsArgs) {
     block->addArgument(t, host.getLoc());
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(block);
-  SmallVector<Value> memory(block->getArguments());
-  for (Type t : ArrayRef<Type>(types).drop_front(argTypes.size()))
-    memory.push_back(memref::AllocOp::create(b, host.getLoc(), cast<MemRefType>(t)));
+  SmallVector<Value> memory, allocated;
+  DenseMap<int64_t, Value> checkRecord; // kernel -> its check record
+  for (auto [i, a] : llvm::enumerate(plan.args)) {
+    if (isArg[i])
+      memory.push_back(block->getArgument(memory.size() - allocated.size()));
+    else
+      allocated.push_back(memory.emplace_back(memref::AllocOp::create(
+          b, host.getLoc(), MemRefType::get({a.numel}, fromRuntimeDType(a.dtype, ctx)))));
+    if (a.kind == HostArg::Check)
+      checkRecord[a.slot] = memory.back();
+  }
+  llvm::StringMap<int64_t> kernelIndex;
+  for (auto [k, kernel] : llvm::enumerate(plan.kernels))
+    kernelIndex[kernel.name] = k;
   auto mem = [&](Value v) { return memory[argOf.at(v)]; };
   SymbolTableCollection symbols;
   for (Operation &op : old.without_terminator()) {
@@ -197,9 +243,11 @@ LogicalResult mlir::uop::lowerHost(func::FuncOp host, bool tempsAsArgs) {
                                               << " but the launch binds only " << nargs + 1;
       args.push_back(s < nargs ? mem(launch.getArgs()[s]) : mem(launch.getResult()));
     }
+    if (kernel->hasAttr(kChecksAttrName))
+      args.push_back(checkRecord.lookup(kernelIndex.lookup(launch.getKernel())));
     func::CallOp::create(b, launch.getLoc(), kernel, args);
   }
-  for (Value temp : ArrayRef<Value>(memory).drop_front(argTypes.size()))
+  for (Value temp : allocated)
     memref::DeallocOp::create(b, host.getLoc(), temp);
   func::ReturnOp::create(b, host.getLoc());
   host.getBody().push_back(block);
@@ -208,7 +256,9 @@ LogicalResult mlir::uop::lowerHost(func::FuncOp host, bool tempsAsArgs) {
   host.setType(FunctionType::get(ctx, argTypes, {}));
   // What a caller needs to know about the arguments (see HostPlan).
   SmallVector<int64_t> kinds, slotList;
-  for (const HostArg &a : ArrayRef<HostArg>(plan.args).take_front(argTypes.size())) {
+  for (auto [i, a] : llvm::enumerate(plan.args)) {
+    if (!isArg[i])
+      continue;
     kinds.push_back(a.kind);
     slotList.push_back(a.slot);
   }

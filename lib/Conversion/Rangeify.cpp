@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Conversion/Passes.h"
+#include "Uop/IR/UopBounds.h"
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopSymbolic.h"
 
@@ -136,6 +137,10 @@ private:
   std::map<SmallVector<void *, 5>, Value> memo;
   DenseMap<Operation *, SmallVector<std::pair<SmallVector<Value>, SmallVector<Part>>>> reduceRanges;
   DenseMap<std::pair<int64_t, Type>, Value> buffers;
+  /// The value indices (uop.index of a value) being lowered, innermost last:
+  /// a buffer load under one has its location, where a run-time check of
+  /// the load (uop-linearize) reports.
+  SmallVector<Location> indexLocs;
 };
 
 SmallVector<Value> Rangeifier::rangesIn(ArrayRef<Value> vals) {
@@ -266,8 +271,9 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
   if (auto buf = dyn_cast<BufferOp>(op)) {
     if (isa<MemRefType>(buf.getType()))
       return op->emitOpError("uop-rangeify: expects a shaped program (L1); this buffer is memory");
-    Value ptr = IndexOp::create(b, loc, memBuffer(buf), ValueRange{idx[0]});
-    r = LoadOp::create(b, loc, ptr);
+    Location at = indexLocs.empty() ? buf.getLoc() : indexLocs.back();
+    Value ptr = IndexOp::create(b, at, memBuffer(buf), ValueRange{idx[0]});
+    r = LoadOp::create(b, at, ptr);
     return true;
   }
   if (auto stage_ = dyn_cast<StageOp>(op)) {
@@ -303,10 +309,30 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
     if (stage < m)
       return need(index.getIndices()[stage], {});
     if (stage == m) {
+      // An index that is out of bounds for every value it can take is an
+      // error here, as uop-evaluate reports it (a stack's where-chain would
+      // silently give its last element).
+      ArrayRef<int64_t> src = getShape(index.getSrc().getType());
+      for (auto [k, i] : llvm::enumerate(got)) {
+        if (k >= src.size() || !i.getType().isInteger(32))
+          continue;
+        IntBounds bounds = getBounds(i);
+        if (bounds.max < 0 || bounds.min >= src[k]) {
+          auto diag = op->emitError("index ");
+          if (bounds.isConstant())
+            diag << bounds.min;
+          else
+            diag << "in [" << bounds.min << ", " << bounds.max << "]";
+          diag << " out of bounds for axis " << k << " of size " << src[k];
+          return failure();
+        }
+      }
       Index iv(got.begin(), got.end());
       iv.append(idx.begin(), idx.end());
+      indexLocs.push_back(op->getLoc());
       return need(index.getSrc(), iv);
     }
+    indexLocs.pop_back();
     r = got[m];
     return true;
   }
@@ -692,7 +718,14 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func,
   if (!opts)
     opts = OptsAttr::get(func.getContext(), {}, -1, 1, {}, false, {});
   Rangeifier r(func, b, opts);
-  FailureOr<Value> sink = r.lower(root, outSlot);
+  // A value of no elements has nothing to compute or store (its ranges
+  // would be folded to a single index 0 of an empty buffer).
+  FailureOr<Value> sink =
+      getNumElements(root.getType()) == 0
+          ? FailureOr<Value>(
+                SinkOp::create(b, ret.getLoc(), VoidType::get(func.getContext()), ValueRange{})
+                    .getResult())
+          : r.lower(root, outSlot);
   if (failed(sink))
     return failure();
   ArrayRef<int64_t> shape = getShape(root.getType());

@@ -49,7 +49,7 @@ std::string CompileOptions::str() const {
   llvm::raw_string_ostream os(s);
   os << "target=" << stringifyCompileTarget(target)
      << " opt=" << stringifyOptMode(opt) << " fuse-reduce=" << fuseReduce
-     << " openmp=" << openmp << " O" << codegen.optLevel
+     << " openmp=" << openmp << " checks=" << checks << " O" << codegen.optLevel
      << " cpu=" << (codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : codegen.cpu);
   if (target == CompileTarget::CUDA)
     os << " chip=" << chip;
@@ -327,13 +327,15 @@ static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::
   pipeline.chip = options.chip;
   pipeline.fuseReduce = options.fuseReduce;
   pipeline.hostTempsAsArgs = true;
+  pipeline.checks = options.checks;
   FailureOr<rt::HostPlan> planned = planProgram(
       module, form, [&](OpPassManager &pm) { buildUopCudaKernelizeStage(pm, pipeline); });
-  if (failed(planned) || failed(linearizeAndCount(module, *planned, [](OpPassManager &pm) {
-        buildUopCudaLinearizeStage(pm);
+  if (failed(planned) || failed(linearizeAndCount(module, *planned, [&](OpPassManager &pm) {
+        buildUopCudaLinearizeStage(pm, options.checks);
       })))
     return failure();
   rt::HostPlan plan = std::move(*planned);
+  addKernelChecks(module, plan);
   {
     PassManager pm(ctx);
     buildUopCudaHostStage(pm, pipeline);
@@ -373,6 +375,7 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
   bool emulate = options.target == CompileTarget::Emulate;
   pipeline.opt = emulate ? OptMode::None : options.opt;
   pipeline.hostTempsAsArgs = true; // the executable allocates them once
+  pipeline.checks = options.checks;
 
   // L1 -> kernels + host, and who maps each kernel onto the machine; then
   // the kernels -> L3, where each kernel's work is counted.
@@ -397,12 +400,15 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
       pipeline.opt == OptMode::Search ? function_ref<LogicalResult(ModuleOp)>(search) : nullptr);
   if (failed(planned) || failed(linearizeAndCount(*module, *planned, [&](OpPassManager &pm) {
         if (emulate)
-          buildUopEmulateLinearizeStage(pm);
+          buildUopEmulateLinearizeStage(pm, options.checks);
         else
-          buildUopLinearizeStage(pm);
+          buildUopLinearizeStage(pm, options.checks);
       })))
     return failure();
   rt::HostPlan plan = std::move(*planned);
+  // Kernels with run-time checks: their check records (plan arguments) and
+  // the checks' locations, which the runtime reports a failure at.
+  addKernelChecks(*module, plan);
   auto main = module->lookupSymbol<func::FuncOp>("main");
 
   // The host's launches become calls; each call's operands are the host's

@@ -63,10 +63,11 @@ void mlir::uop::buildUopCudaKernelizeStage(OpPassManager &pm,
   pm.addPass(createUopHandOptPass(hand));
 }
 
-void mlir::uop::buildUopCudaLinearizeStage(OpPassManager &pm) {
+void mlir::uop::buildUopCudaLinearizeStage(OpPassManager &pm, bool checks) {
   pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
   UopLinearizePassOptions linearize;
   linearize.gpu = true;
+  linearize.checks = checks;
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
 }
 
@@ -122,7 +123,7 @@ void mlir::uop::buildUopNVVMStage(OpPassManager &pm, const UopCudaPipelineOption
 
 void mlir::uop::buildUopCudaPipeline(OpPassManager &pm, const UopCudaPipelineOptions &options) {
   buildUopCudaKernelizeStage(pm, options);
-  buildUopCudaLinearizeStage(pm);
+  buildUopCudaLinearizeStage(pm, options.checks);
   buildUopCudaHostStage(pm, options);
   buildUopNVVMStage(pm, options);
 }

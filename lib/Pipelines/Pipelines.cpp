@@ -52,16 +52,19 @@ void mlir::uop::buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOp
   }
 }
 
-void mlir::uop::buildUopLinearizeStage(OpPassManager &pm) {
+void mlir::uop::buildUopLinearizeStage(OpPassManager &pm, bool checks) {
   // L1 -> L2 (kernel graphs pass through), L2 -> L3.
   pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
-  pm.addNestedPass<func::FuncOp>(createUopLinearizePass());
+  UopLinearizePassOptions linearize;
+  linearize.checks = checks;
+  pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
 }
 
-void mlir::uop::buildUopEmulateLinearizeStage(OpPassManager &pm) {
+void mlir::uop::buildUopEmulateLinearizeStage(OpPassManager &pm, bool checks) {
   pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
   UopLinearizePassOptions linearize;
   linearize.emulateBarriers = true;
+  linearize.checks = checks;
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
   pm.addNestedPass<func::FuncOp>(createUopEmulateGPUPass());
 }
@@ -108,7 +111,7 @@ void mlir::uop::buildUopCpuPipeline(OpPassManager &pm, const UopCpuPipelineOptio
     hand.target = "cpu";
     pm.addPass(createUopHandOptPass(hand));
   }
-  buildUopLinearizeStage(pm);
+  buildUopLinearizeStage(pm, options.checks);
   buildUopHostStage(pm, options);
   buildUopLLVMStage(pm, options);
 }

@@ -560,7 +560,7 @@ Result<std::unique_ptr<CudaProgram>> CudaProgram::load(const HostPlan &plan, con
 Result<bool> CudaProgram::copyIn(const std::vector<void *> &hostArgs) {
   size_t next = 0;
   for (size_t i = 0; i < plan.args.size(); ++i) {
-    if (plan.args[i].kind == PlanArg::Temp)
+    if (plan.args[i].owned())
       continue;
     if (next >= hostArgs.size())
       return Error{"the program takes more buffers than the " + std::to_string(hostArgs.size()) +
@@ -578,7 +578,7 @@ Result<bool> CudaProgram::copyOut(const std::vector<void *> &hostArgs) {
   size_t next = 0;
   for (size_t i = 0; i < plan.args.size(); ++i) {
     const PlanArg &a = plan.args[i];
-    if (a.kind == PlanArg::Temp)
+    if (a.owned())
       continue;
     void *dst = hostArgs[next++];
     bool writes = plan.form == HostPlan::Shaped ? a.kind == PlanArg::Output : a.written;
@@ -587,6 +587,28 @@ Result<bool> CudaProgram::copyOut(const std::vector<void *> &hostArgs) {
     if (Result<bool> ok = buffers[i].copyToHost(dst, buffers[i].size()); !ok)
       return ok;
   }
+  return true;
+}
+
+Result<bool> CudaProgram::resetChecks() {
+  for (size_t i = 0; i < plan.args.size(); ++i)
+    if (plan.args[i].kind == PlanArg::Check)
+      if (Result<bool> ok = buffers[i].fill(0); !ok)
+        return ok;
+  return true;
+}
+
+Result<bool> CudaProgram::readChecks() {
+  std::vector<int32_t> words(plan.args.size() * kCheckRecordSize, 0);
+  for (size_t i = 0; i < plan.args.size(); ++i)
+    if (plan.args[i].kind == PlanArg::Check)
+      if (Result<bool> ok = buffers[i].copyToHost(&words[i * kCheckRecordSize],
+                                                  kCheckRecordSize * sizeof(int32_t));
+          !ok)
+        return ok;
+  std::string failure = plan.checkFailure([&](size_t i) { return &words[i * kCheckRecordSize]; });
+  if (!failure.empty())
+    return Error{failure};
   return true;
 }
 
@@ -602,10 +624,15 @@ Result<bool> CudaProgram::launchAll() {
 Result<bool> CudaProgram::run(const std::vector<void *> &hostArgs, int repeat) {
   if (Result<bool> ok = copyIn(hostArgs); !ok)
     return ok;
+  if (Result<bool> ok = resetChecks(); !ok)
+    return ok;
   for (int r = 0; r < repeat; ++r)
     if (Result<bool> ok = launchAll(); !ok)
       return ok;
   if (Result<bool> ok = dev->synchronize(); !ok)
+    return ok;
+  // The device's check records: a failed check is the run's error.
+  if (Result<bool> ok = readChecks(); !ok)
     return ok;
   return copyOut(hostArgs);
 }
@@ -615,6 +642,8 @@ Result<std::vector<double>> CudaProgram::bench(const std::vector<void *> &hostAr
   if (runs <= 0)
     return times;
   if (Result<bool> ok = copyIn(hostArgs); !ok)
+    return Error{ok.error()};
+  if (Result<bool> ok = resetChecks(); !ok)
     return Error{ok.error()};
   // Warm-up: module load is lazy, and the first launch pays for it.
   if (Result<bool> ok = launchAll(); !ok)
@@ -653,6 +682,8 @@ Result<std::vector<double>> CudaProgram::bench(const std::vector<void *> &hostAr
     done += n;
   }
   if (Result<bool> ok = dev->synchronize(); !ok)
+    return Error{ok.error()};
+  if (Result<bool> ok = readChecks(); !ok)
     return Error{ok.error()};
   if (Result<bool> ok = copyOut(hostArgs); !ok)
     return Error{ok.error()};

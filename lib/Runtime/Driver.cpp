@@ -36,7 +36,7 @@ Result<std::pair<int64_t, std::string>> uop::rt::parseSlotArg(const std::string 
 }
 
 std::string uop::rt::formatPlan(const HostPlan &plan) {
-  static const char *kinds[] = {"input", "output", "temp"};
+  static const char *kinds[] = {"input", "output", "temp", "checks"};
   std::string s;
   char line[512];
   auto add = [&](const char *fmt, auto... args) {
@@ -48,7 +48,9 @@ std::string uop::rt::formatPlan(const HostPlan &plan) {
   for (size_t i = 0; i < plan.args.size(); ++i) {
     const PlanArg &a = plan.args[i];
     add("  arg %zu: %s", i, kinds[a.kind]);
-    if (a.slot >= 0)
+    if (a.kind == PlanArg::Check)
+      add(" of %s", plan.kernels.at(a.slot).name.c_str());
+    else if (a.slot >= 0)
       add(" slot %" PRId64, a.slot);
     add(", %" PRId64 " x %s", a.numel, dtypeName(a.dtype));
     if (plan.form == HostPlan::InPlace)
@@ -58,7 +60,10 @@ std::string uop::rt::formatPlan(const HostPlan &plan) {
   for (const PlanKernel &k : plan.kernels) {
     add("  kernel %s: %u launch(es), %.0f flop, %.0f bytes, opts ", k.name.c_str(), k.launches,
         k.flops, k.bytes);
-    s += (k.opts.empty() ? "none" : k.opts) + "\n";
+    s += (k.opts.empty() ? "none" : k.opts);
+    if (!k.checks.empty())
+      add(", %zu run-time check(s)", k.checks.size());
+    s += "\n";
   }
   for (size_t i = 0; i < plan.launches.size(); ++i) {
     const PlanLaunch &l = plan.launches[i];
@@ -131,7 +136,7 @@ Result<bool> uop::rt::runRequest(Executable &exe, const RunRequest &request, std
   // One buffer per argument that is not a temporary, in plan order.
   std::vector<HostBuffer> buffers;
   for (const PlanArg &a : plan.args) {
-    if (a.kind == PlanArg::Temp)
+    if (a.owned())
       continue;
     auto b = makeBuffer(a);
     if (!b)
@@ -197,7 +202,7 @@ Result<bool> uop::rt::runRequest(Executable &exe, const RunRequest &request, std
     }
   } else if (request.print) {
     for (size_t i = 0; i < plan.args.size(); ++i)
-      if (plan.args[i].written)
+      if (plan.args[i].written && !plan.args[i].owned())
         std::fprintf(out, "slot %" PRId64 ": %s\n", plan.args[i].slot, buffers[i].format().c_str());
   }
   // After the outputs are saved: profiling runs the program again (an

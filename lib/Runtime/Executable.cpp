@@ -178,13 +178,25 @@ Result<bool> Executable::runPlain(const std::vector<void *> &args) {
   if (Result<bool> bound = bind(args); !bound)
     return bound;
   (*kernel)(scratch.data());
+  return checkFailures();
+}
+
+Result<bool> Executable::checkFailures() const {
+  // A failed run-time check (see PlanArg::Check) is the run's error.
+  if (std::none_of(hostPlan.args.begin(), hostPlan.args.end(),
+                   [](const PlanArg &a) { return a.kind == PlanArg::Check; }))
+    return true;
+  std::string failure =
+      hostPlan.checkFailure([&](size_t i) { return static_cast<const int32_t *>(scratch[i]); });
+  if (!failure.empty())
+    return Error{failure};
   return true;
 }
 
 Result<bool> Executable::bind(const std::vector<void *> &args) {
   if (temps.empty()) {
     for (const PlanArg &a : hostPlan.args) {
-      if (a.kind != PlanArg::Temp)
+      if (!a.owned())
         continue;
       auto t = HostBuffer::create(a.dtype, {a.numel});
       if (!t.ok())
@@ -195,7 +207,9 @@ Result<bool> Executable::bind(const std::vector<void *> &args) {
   scratch.clear();
   size_t next = 0, temp = 0;
   for (const PlanArg &a : hostPlan.args) {
-    if (a.kind == PlanArg::Temp)
+    if (a.kind == PlanArg::Check)
+      std::memset(temps[temp].data(), 0, kCheckRecordSize * sizeof(int32_t));
+    if (a.owned())
       scratch.push_back(temps[temp++].data());
     else if (next < args.size())
       scratch.push_back(args[next++]);
@@ -261,6 +275,8 @@ Result<bool> Executable::runInPlace(const std::map<int64_t, HostBuffer *> &buffe
   std::vector<void *> ptrs;
   for (size_t i = 0; i < hostPlan.args.size(); ++i) {
     const PlanArg &a = hostPlan.args[i];
+    if (a.owned())
+      continue;
     auto it = buffers.find(a.slot);
     if (it == buffers.end() || !it->second)
       return Error{"missing buffer for slot " + std::to_string(a.slot)};

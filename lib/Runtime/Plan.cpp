@@ -7,7 +7,39 @@
 using namespace uop::rt;
 
 /// Bumped whenever the text form changes.
-static constexpr const char *kPlanHeader = "uop-host-plan 3";
+static constexpr const char *kPlanHeader = "uop-host-plan 4";
+
+/// What a failed check of `kind` says.
+static const char *checkWhat(const std::string &kind) {
+  if (kind == "index")
+    return "index out of bounds";
+  if (kind == "div-zero")
+    return "integer division by zero";
+  if (kind == "mod-zero")
+    return "integer modulo by zero";
+  if (kind == "div-overflow")
+    return "integer division overflows i32 (INT_MIN / -1)";
+  if (kind == "mod-overflow")
+    return "integer modulo overflows i32 (INT_MIN % -1)";
+  return "run-time check failed";
+}
+
+std::string uop::rt::formatCheckFailure(const PlanCheck &check, int64_t value, int64_t bound) {
+  return (check.loc.empty() ? std::string("<unknown>") : check.loc) + ": error: " +
+         checkWhat(check.kind) + " (value " + std::to_string(value) + ", bound " +
+         std::to_string(bound) + ")";
+}
+
+std::string HostPlan::checkFailure(size_t kernel, const int32_t *r) const {
+  if (!r || r[1] == 0)
+    return "";
+  int64_t id = static_cast<int64_t>(r[1]) - 1;
+  if (kernel >= kernels.size() || id < 0 || id >= (int64_t)kernels[kernel].checks.size())
+    return "error: a run-time check failed (kernel " + std::to_string(kernel) + ", check " +
+           std::to_string(id) + ", value " + std::to_string(r[2]) + ", bound " +
+           std::to_string(r[3]) + ")";
+  return formatCheckFailure(kernels[kernel].checks[id], r[2], r[3]);
+}
 
 std::vector<int64_t> HostPlan::inputSlots() const {
   std::vector<int64_t> slots;
@@ -19,7 +51,8 @@ std::vector<int64_t> HostPlan::inputSlots() const {
 
 int64_t HostPlan::argOfSlot(int64_t slot) const {
   for (size_t i = 0; i < args.size(); ++i)
-    if (args[i].slot == slot && (form == InPlace || args[i].kind == PlanArg::Input))
+    if (args[i].slot == slot && !args[i].owned() &&
+        (form == InPlace || args[i].kind == PlanArg::Input))
       return static_cast<int64_t>(i);
   return -1;
 }
@@ -57,6 +90,10 @@ std::string HostPlan::serialize() const {
   for (const PlanKernel &k : kernels)
     os << "kernel " << k.name << " " << k.launches << " " << k.flops << " " << k.bytes << " "
        << k.opts << "\n";
+  // A check's location comes last: a file name may have spaces.
+  for (size_t k = 0; k < kernels.size(); ++k)
+    for (const PlanCheck &c : kernels[k].checks)
+      os << "check " << k << " " << c.kind << " " << c.loc << "\n";
   for (const PlanLaunch &l : launches) {
     os << "launch " << l.kernel << " " << l.args.size();
     for (unsigned a : l.args)
@@ -98,7 +135,10 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
       PlanArg a{};
       ls >> kind >> a.slot >> dtype >> a.numel >> a.read >> a.written;
       auto dt = dtypeFromName(dtype);
-      if (!ls || !dt || kind < PlanArg::Input || kind > PlanArg::Temp || a.numel < 1)
+      if (!ls || !dt || kind < PlanArg::Input || kind > PlanArg::Check || a.numel < 1)
+        return bad();
+      if (kind == PlanArg::Check &&
+          (*dt != DType::I32 || a.numel != kCheckRecordSize || a.slot < 0))
         return bad();
       a.kind = static_cast<PlanArg::Kind>(kind);
       a.dtype = *dt;
@@ -128,6 +168,15 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
       ls >> std::ws;
       std::getline(ls, k.opts);
       plan.kernels.push_back(std::move(k));
+    } else if (word == "check") {
+      size_t k = 0;
+      PlanCheck c;
+      ls >> k >> c.kind;
+      if (!ls || k >= plan.kernels.size())
+        return bad();
+      ls >> std::ws;
+      std::getline(ls, c.loc);
+      plan.kernels[k].checks.push_back(std::move(c));
     } else if (word == "launch") {
       PlanLaunch l{};
       size_t nargs = 0;
@@ -156,5 +205,9 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
   }
   if (!ended)
     return Error{"the host plan is truncated (no 'end' line)"};
+  for (const PlanArg &a : plan.args)
+    if (a.kind == PlanArg::Check && a.slot >= (int64_t)plan.kernels.size())
+      return Error{"bad host plan: a check record of kernel " + std::to_string(a.slot) +
+                   ", but the plan has " + std::to_string(plan.kernels.size())};
   return plan;
 }

@@ -51,6 +51,10 @@ static cl::opt<double> searchSeconds("search-seconds",
                                      cl::desc("--opt=search: the time bound of one kernel's "
                                               "search (default 60)"),
                                      cl::init(60));
+static cl::opt<bool> unchecked("unchecked",
+                               cl::desc("No run-time checks of the indices and divisors the bounds "
+                                        "analysis does not prove safe (out of bounds and division "
+                                        "by zero are then undefined)"));
 static cl::opt<std::string> chip("chip", cl::desc("--target=cuda: the GPU architecture"),
                                  cl::init("sm_90"));
 
@@ -77,6 +81,7 @@ static int compileMain(int argc, char **argv) {
     fail("--search-seconds must be >= 0");
   options.searchSeconds = searchSeconds;
   options.fuseReduce = fuseReduce;
+  options.checks = !unchecked;
   options.chip = chip;
 
   DialectRegistry registry;

@@ -81,11 +81,19 @@ static cl::opt<double> searchSeconds("search-seconds",
 static cl::opt<bool> profile("profile",
                              cl::desc("After the run, print one line per kernel: launches, "
                                       "time, GFLOP/s, GB/s and its opts (CPU)"));
+static cl::opt<bool> unchecked("unchecked",
+                               cl::desc("No run-time checks of the indices and divisors the bounds "
+                                        "analysis does not prove safe (out of bounds and division "
+                                        "by zero are then undefined)"));
 
 namespace {
 
 [[noreturn]] void fail(const llvm::Twine &msg) {
-  llvm::errs() << "uop-run: error: " << msg << "\n";
+  std::string text = msg.str();
+  if (rt::isLocatedError(text)) // a failed run-time check, at the program's op
+    llvm::errs() << text << "\n";
+  else
+    llvm::errs() << "uop-run: error: " << text << "\n";
   exit(1);
 }
 
@@ -106,6 +114,7 @@ mlir::uop::CompileOptions compileOptions() {
     fail("--search-seconds must be >= 0");
   options.searchSeconds = searchSeconds;
   options.fuseReduce = fuseReduce;
+  options.checks = !unchecked;
   return options;
 }
 

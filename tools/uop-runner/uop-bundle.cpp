@@ -54,8 +54,11 @@ int main(int argc, char **argv) {
       fail(b.error());
     std::printf("bundle: format %u, target %s, arch %s, producer %s\n", rt::kBundleVersion,
                 rt::backendName(b->target), b->arch.c_str(), b->producer.c_str());
-    std::printf("plan: %zu arg(s), %zu kernel(s), %zu launch(es)\n", b->plan.args.size(),
-                b->plan.kernels.size(), b->plan.launches.size());
+    size_t checks = 0;
+    for (const rt::PlanKernel &k : b->plan.kernels)
+      checks += k.checks.size();
+    std::printf("plan: %zu arg(s), %zu kernel(s), %zu launch(es), %zu run-time check(s)\n",
+                b->plan.args.size(), b->plan.kernels.size(), b->plan.launches.size(), checks);
     if (b->target == rt::Backend::CPU)
       std::printf("cpu.so: %zu bytes\n", b->library.size());
     if (!b->ptx.empty())

@@ -31,7 +31,10 @@ namespace rt = ::uop::rt;
 namespace {
 
 [[noreturn]] void fail(const std::string &msg) {
-  std::fprintf(stderr, "uop-runner: error: %s\n", msg.c_str());
+  if (rt::isLocatedError(msg)) // a failed run-time check, at the program's op
+    std::fprintf(stderr, "%s\n", msg.c_str());
+  else
+    std::fprintf(stderr, "uop-runner: error: %s\n", msg.c_str());
   std::exit(1);
 }
 

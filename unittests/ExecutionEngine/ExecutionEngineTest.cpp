@@ -336,4 +336,73 @@ TEST_F(ExecutionEngineTest, PlanTextRoundTripsAndRejectsDamage) {
   EXPECT_NE(foreign.error().find("not a uop host plan"), std::string::npos);
 }
 
+/// out[i] = table[idx[i]]: a gather by loaded indices, which the bounds
+/// analysis cannot prove in bounds.
+const char *kGather = R"mlir(
+func.func @main() -> !uop.void {
+  %n = uop.const 2 : i32
+  %table = uop.buffer 0 : memref<4xf32, #uop.addrspace<global>>
+  %idx = uop.buffer 1 : memref<2xi32, #uop.addrspace<global>>
+  %out = uop.buffer 2 : memref<2xf32, #uop.addrspace<global>>
+  %i = uop.range %n idx 0 <loop>
+  %pi = uop.index %idx[%i] : memref<2xi32, #uop.addrspace<global>>
+  %j = uop.load %pi : !uop.ptr<i32, global>
+  %pt = uop.index %table[%j] : memref<4xf32, #uop.addrspace<global>> loc("gather.uir":7:1)
+  %x = uop.load %pt : !uop.ptr<f32, global>
+  %po = uop.index %out[%i] : memref<2xf32, #uop.addrspace<global>>
+  %st = uop.store %po, %x : !uop.ptr<f32, global>
+  %e = uop.end %st, %i : !uop.void
+  %k = uop.sink(%e : !uop.void)
+  return %k : !uop.void
+}
+)mlir";
+
+TEST_F(ExecutionEngineTest, RunTimeChecksReportTheOpAndAreOptional) {
+  auto m = parse(kGather);
+  auto exe = mlir::uop::compile(*m, {});
+  ASSERT_TRUE(succeeded(exe));
+  const rt::HostPlan &plan = (*exe)->plan();
+  ASSERT_EQ(plan.kernels.size(), 1u);
+  ASSERT_EQ(plan.kernels[0].checks.size(), 1u);
+  EXPECT_EQ(plan.kernels[0].checks[0].kind, "index");
+  EXPECT_EQ(plan.kernels[0].checks[0].loc, "gather.uir:7:1");
+  ASSERT_EQ(plan.args.size(), 4u);
+  EXPECT_EQ(plan.args[3].kind, rt::PlanArg::Check);
+
+  rt::HostBuffer table(rt::DType::F32, {4}), idx(rt::DType::I32, {2}), out(rt::DType::F32, {2});
+  for (int i = 0; i < 4; ++i)
+    table.as<float>()[i] = 10 + i;
+  idx.as<int32_t>()[0] = 3;
+  idx.as<int32_t>()[1] = 1;
+  std::map<int64_t, rt::HostBuffer *> buffers{{0, &table}, {1, &idx}, {2, &out}};
+  auto ran = (*exe)->runInPlace(buffers);
+  ASSERT_TRUE(ran.ok()) << ran.error();
+  EXPECT_EQ(out.as<float>()[0], 13);
+  EXPECT_EQ(out.as<float>()[1], 11);
+  idx.as<int32_t>()[1] = 9;
+  ran = (*exe)->runInPlace(buffers);
+  ASSERT_FALSE(ran.ok());
+  EXPECT_EQ(ran.error(), "gather.uir:7:1: error: index out of bounds (value 9, bound 4)");
+  // The record is reset for every run: a good run after a bad one passes.
+  idx.as<int32_t>()[1] = 0;
+  ran = (*exe)->runInPlace(buffers);
+  EXPECT_TRUE(ran.ok()) << ran.error();
+
+  // The checks travel in the plan's text.
+  auto back = rt::HostPlan::parse(plan.serialize());
+  ASSERT_TRUE(back.ok()) << back.error();
+  ASSERT_EQ(back->kernels[0].checks.size(), 1u);
+  EXPECT_EQ(back->kernels[0].checks[0].loc, "gather.uir:7:1");
+  EXPECT_EQ(back->serialize(), plan.serialize());
+
+  // Unchecked: no check, no record; and another key in the plan cache.
+  mlir::uop::CompileOptions unchecked;
+  unchecked.checks = false;
+  auto fast = mlir::uop::compile(*m, unchecked);
+  ASSERT_TRUE(succeeded(fast));
+  EXPECT_TRUE((*fast)->plan().kernels[0].checks.empty());
+  EXPECT_EQ((*fast)->plan().args.size(), 3u);
+  EXPECT_NE(unchecked.str(), mlir::uop::CompileOptions().str());
+}
+
 } // namespace

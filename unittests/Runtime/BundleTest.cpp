@@ -210,7 +210,7 @@ TEST(BundleTest, BadFiles) {
   // Well-formed and checksummed, but not a valid bundle inside.
   Bundle badPlan = Bundle::cpu(plan(), lib);
   std::string bytes = encodeBundle(badPlan);
-  size_t at = bytes.find("uop-host-plan 3");
+  size_t at = bytes.find("uop-host-plan 4");
   ASSERT_NE(at, std::string::npos);
   bytes[at + 14] = '9';
   // Re-checksum the body so that only the plan is wrong.

@@ -27,6 +27,9 @@ inline constexpr llvm::StringLiteral kAxisAttrName = "uop.axis";
 /// The mapping attribute of a GPU-mapped scf.parallel, as upstream's
 /// gpu-map-parallel-loops names it (gpu::getMappingAttrName()).
 inline constexpr llvm::StringLiteral kMappingAttrName = "mapping";
+/// The run-time checks of a linearized kernel, by id (uop-linearize): an
+/// array of {kind, loc}; the kernel then takes its check record last.
+inline constexpr llvm::StringLiteral kChecksAttrName = "uop.checks";
 /// The gpu.module uop-to-gpu puts the kernels in.
 inline constexpr llvm::StringLiteral kKernelModuleName = "uop_kernels";
 
@@ -35,8 +38,10 @@ inline constexpr llvm::StringLiteral kKernelModuleName = "uop_kernels";
 /// function's arguments in slot order. Emits a diagnostic and fails on a
 /// graph that cannot be scheduled. With `gpu`, GLOBAL/LOCAL ranges stay
 /// GPU-mapped `scf.parallel`s, shared allocs workgroup memory and barriers
-/// `gpu.barrier` (see uop-linearize's `gpu` option).
-LogicalResult linearizeKernel(func::FuncOp func, bool gpu = false);
+/// `gpu.barrier` (see uop-linearize's `gpu` option). With `checks`, indices
+/// and divisors not proven safe are checked at run time (uop-linearize's
+/// `checks` option).
+LogicalResult linearizeKernel(func::FuncOp func, bool gpu = false, bool checks = true);
 
 /// Turns the linearized GPU kernels of `module` into `gpu.func` kernels of a
 /// `gpu.module` named `moduleName`, and their calls into `gpu.launch_func`
@@ -71,6 +76,15 @@ Type fromRuntimeDType(::uop::rt::DType dtype, MLIRContext *ctx);
 /// The plan of a host function made by uop-kernelize (before or after the
 /// kernels are lowered, but before uop-lower-host).
 FailureOr<HostPlan> getHostPlan(func::FuncOp host);
+
+/// "file:line:col" of the first file location in `loc` ("" if none).
+std::string formatLocation(Location loc);
+
+/// For each kernel of `plan` (looked up from `symbolTableOp`) that
+/// uop-linearize gave run-time checks (`uop.checks`): its checks in the
+/// plan, and a check record argument (PlanArg::Check) appended to the plan.
+/// uop-lower-host passes each such kernel that argument, last.
+void addKernelChecks(Operation *symbolTableOp, HostPlan &plan);
 
 /// Lowers the host function made by uop-kernelize (see uop-lower-host).
 /// Temporaries are allocated in the host, or with `tempsAsArgs` are its

@@ -61,6 +61,19 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
     Without it (the CPU path), `global`/`local` ranges are loops and a
     barrier is an error.
 
+    With `checks=true` (the default) every memory index (loads, stores,
+    gathers of buffers and allocs) and every i32 divisor that the bounds
+    analysis cannot prove safe gets a run-time check: index in
+    `[0, elements)`, divisor not 0, not `INT_MIN / -1` (or `%`). Affine
+    indices over ranges, as uop-rangeify makes them, are proven and carry no
+    check. A check that fails records (check id, value, bound) in the
+    kernel's check record, an extra last argument `memref<4xi32>` (words:
+    failures, id + 1, value, bound; the first failure wins), and the access
+    is made safe (index 0, divisor 1), so that the run ends and the runtime
+    reports the failure. The kernel's `uop.checks` attribute lists its checks
+    by id: `{kind = "index" | "div-zero" | "mod-zero" | "div-overflow" |
+    "mod-overflow", loc = <the op's location>}`.
+
     ```mlir
     // before: C[i] = A[i] + 1.0 for i < 16
     %r = uop.range %c16 idx 0 <loop>
@@ -84,7 +97,10 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
            "uop-to-gpu)">,
     Option<"emulateBarriers", "emulate-barriers", "bool", /*default=*/"false",
            "Linearize a kernel that has barriers as with gpu=true, for "
-           "uop-emulate-gpu to run on the CPU (other kernels as on the CPU)">];
+           "uop-emulate-gpu to run on the CPU (other kernels as on the CPU)">,
+    Option<"checks", "checks", "bool", /*default=*/"true",
+           "Check indices and divisors the bounds analysis cannot prove safe "
+           "at run time (an error record as the kernel's last argument)">];
 }
 
 def UopEmulateGPUPass : Pass<"uop-emulate-gpu", "::mlir::func::FuncOp"> {

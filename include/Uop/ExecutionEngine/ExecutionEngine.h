@@ -63,11 +63,15 @@ struct CompileOptions {
   bool fuseReduce = false;
   /// Thread ranges run with OpenMP (else serially).
   bool openmp = true;
+  /// Run-time checks of the indices and divisors the bounds analysis does
+  /// not prove safe (uop-linearize's `checks`); a failed one is the run's
+  /// error, at the op's location. Off: `uop-run --unchecked`.
+  bool checks = true;
   CpuCodegenOptions codegen;
   /// CUDA: the GPU architecture the PTX is for.
   std::string chip = "sm_90";
 
-  /// A one-line description, e.g. "target=cpu opt=hand fuse-reduce=0 openmp=1 O3 cpu=znver5".
+  /// A one-line description, e.g. "target=cpu opt=hand fuse-reduce=0 openmp=1 checks=1 O3 cpu=znver5".
   std::string str() const;
 };
 

@@ -49,6 +49,10 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
       *this, "host-temps-as-args",
       llvm::cl::desc("uop-lower-host: temporaries are host arguments, not allocated in it"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> checks{
+      *this, "checks",
+      llvm::cl::desc("uop-linearize: check indices and divisors not proven safe at run time"),
+      llvm::cl::init(true)};
 };
 
 /// The stages of the CPU pipeline, for a driver that works between them
@@ -57,13 +61,14 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
 /// then uop-hand-opt for opt=hand; for opt=search the caller chooses the
 /// opts: the execution engine runs uop-search here);
 void buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
-/// kernels (L1 or L2) -> L3 (uop-rangeify, uop-linearize on each function);
-void buildUopLinearizeStage(OpPassManager &pm);
+/// kernels (L1 or L2) -> L3 (uop-rangeify, uop-linearize on each function,
+/// with run-time checks of what the bounds analysis does not prove);
+void buildUopLinearizeStage(OpPassManager &pm, bool checks = true);
 
 /// The linearize stage of --target=emulate: kernels with barriers are
 /// linearized as for the GPU and run as CPU loops split at their barriers
 /// (uop-emulate-gpu); the others as on the CPU.
-void buildUopEmulateLinearizeStage(OpPassManager &pm);
+void buildUopEmulateLinearizeStage(OpPassManager &pm, bool checks = true);
 /// the host's launches -> calls of the L3 kernels (uop-lower-host);
 void buildUopHostStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
 /// the host and the L3 kernels -> LLVM dialect (cleanup, OpenMP, the
@@ -105,6 +110,10 @@ struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOption
       llvm::cl::desc("uop-lower-host: temporaries are host arguments (the runtime "
                      "allocates them), not allocated in it"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> checks{
+      *this, "checks",
+      llvm::cl::desc("uop-linearize: check indices and divisors not proven safe at run time"),
+      llvm::cl::init(true)};
 };
 
 /// The stages of the CUDA pipeline, for a driver that works between them
@@ -114,7 +123,7 @@ struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOption
 void buildUopCudaKernelizeStage(OpPassManager &pm, const UopCudaPipelineOptions &options);
 /// kernels (L1 or L2) -> L3 with GPU-mapped parallel loops, workgroup memory
 /// and gpu.barrier (uop-rangeify, uop-linearize{gpu=true} on each function);
-void buildUopCudaLinearizeStage(OpPassManager &pm);
+void buildUopCudaLinearizeStage(OpPassManager &pm, bool checks = true);
 /// the host's launches -> calls (uop-lower-host) -> gpu.launch_func of
 /// gpu.func kernels in gpu.module @uop_kernels (uop-to-gpu); the launch
 /// dimensions are the launch_func's constant grid/block operands;

@@ -201,7 +201,8 @@ public:
   /// Copies the non-temporary arguments in (`hostArgs[i]`: the host data of
   /// the i-th non-temporary argument, in plan order), runs `repeat` times,
   /// synchronizes, and copies what the program writes back (a shaped
-  /// program's outputs, an in-place program's written slots).
+  /// program's outputs, an in-place program's written slots). A run-time
+  /// check that failed on the device is an error ("LOC: error: ...").
   Result<bool> run(const std::vector<void *> &hostArgs, int repeat = 1);
 
   /// Copies in as run() does, launches once to warm up, then `runs` times,
@@ -218,6 +219,10 @@ private:
   Result<bool> copyIn(const std::vector<void *> &hostArgs);
   Result<bool> copyOut(const std::vector<void *> &hostArgs);
   Result<bool> launchAll();
+  /// Zeroes the check records (before a run's launches); reads them back
+  /// after, a failed check being the run's error (see PlanArg::Check).
+  Result<bool> resetChecks();
+  Result<bool> readChecks();
 
   HostPlan plan;
   std::shared_ptr<CudaDevice> dev;

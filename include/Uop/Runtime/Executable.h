@@ -136,6 +136,8 @@ private:
   Result<bool> bind(const std::vector<void *> &args);
   /// runRaw without $UOP_PROFILE.
   Result<bool> runPlain(const std::vector<void *> &args);
+  /// The error of a failed run-time check after a run, if any.
+  Result<bool> checkFailures() const;
 
   HostPlan hostPlan;
   std::string libraryPath;

@@ -23,16 +23,46 @@ namespace uop::rt {
 
 /// One buffer argument of a compiled program's entry point.
 struct PlanArg {
-  enum Kind : int { Input = 0, Output = 1, Temp = 2 };
+  /// Check: the run-time check record of one kernel (kCheckRecordSize i32:
+  /// failures, check id + 1, value, bound), which the runtime owns as it owns
+  /// temporaries, zeroes before each run and reads after it.
+  enum Kind : int { Input = 0, Output = 1, Temp = 2, Check = 3 };
   Kind kind;
   /// The buffer slot it binds: inputs of a shaped program and every argument
-  /// of an in-place program; -1 for outputs and temporaries.
+  /// of an in-place program; -1 for outputs and temporaries; the kernel
+  /// (index into HostPlan::kernels) of a check record.
   int64_t slot;
   DType dtype;
   int64_t numel; ///< elements (at least 1)
   /// In-place programs: whether the program loads from / stores to the slot.
   bool read = true, written = false;
+  /// Whether the runtime allocates it (temporaries and check records), rather
+  /// than the caller passing it.
+  bool owned() const { return kind == Temp || kind == Check; }
 };
+
+/// The i32 words of a kernel's check record: [0] how many checks failed
+/// (atomically incremented; the first one writes the rest), [1] the failing
+/// check's id + 1 (0: none), [2] the value, [3] the bound it broke.
+constexpr int64_t kCheckRecordSize = 4;
+
+/// One run-time check of a kernel (uop-linearize inserts one where the bounds
+/// analysis cannot prove an index or divisor safe): what it checks ("index",
+/// "div-zero", "mod-zero", "div-overflow", "mod-overflow") and the source
+/// location of the op it guards ("file:line:col").
+struct PlanCheck {
+  std::string kind;
+  std::string loc;
+};
+
+/// The diagnostic of a failed check: "LOC: error: WHAT (value V, bound B)".
+std::string formatCheckFailure(const PlanCheck &check, int64_t value, int64_t bound);
+
+/// Whether an error message is already a located diagnostic ("LOC: error:
+/// ...", a failed check), which a tool prints as it is, without its prefix.
+inline bool isLocatedError(const std::string &msg) {
+  return msg.find(": error: ") != std::string::npos;
+}
 
 /// One value of a shaped program: the argument that holds it (an input when
 /// the value is a contiguous input buffer, aliased) and its shape.
@@ -48,6 +78,8 @@ struct PlanKernel {
   double flops = 0; ///< floating-point ops of one launch (+ - * / of floats, by trip count)
   double bytes = 0; ///< bytes of the buffers one launch reads and writes
   std::string opts; ///< the #uop.opts it was lowered with, as printed ("" for none)
+  /// Its run-time checks, by id (the kernel's check record says which failed).
+  std::vector<PlanCheck> checks;
 };
 
 /// One kernel launch of a run, in order: which kernel, the plan arguments
@@ -82,6 +114,22 @@ struct HostPlan {
   /// Work of one run: every kernel's flops/bytes times its launches.
   double flops() const;
   double bytes() const;
+
+  /// After a run: the diagnostic of the first failed check, reading each
+  /// check record argument `i` through `record(i)` (kCheckRecordSize words),
+  /// or "" when every check passed.
+  template <typename F> std::string checkFailure(F &&record) const {
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (args[i].kind != PlanArg::Check)
+        continue;
+      const int32_t *r = record(i);
+      if (std::string msg = checkFailure(static_cast<size_t>(args[i].slot), r); !msg.empty())
+        return msg;
+    }
+    return "";
+  }
+  /// The diagnostic of kernel `kernel`'s check record `r`, or "".
+  std::string checkFailure(size_t kernel, const int32_t *r) const;
 
   /// The plan as text, and back. parse() checks every line (a truncated or
   /// foreign text is an error naming the line).

@@ -34,7 +34,16 @@ struct CpuCodegenOptions {
   unsigned optLevel = 3;
   /// Target CPU; empty means the host CPU with all its features.
   std::string cpu;
+  /// Machine code at LLVM's codegen level None (no machine scheduler, fast
+  /// register allocation). compileToSharedLibrary sets it for a module with
+  /// a block of more than kMaxScheduledBlock ops.
+  bool fastCodegen = false;
 };
+
+/// The most LLVM-dialect ops in one block that compileToSharedLibrary lets
+/// LLVM's machine scheduler at (it is quadratic in a block's length: a
+/// 10^6-op block never finished; 20,000 ops take a second).
+constexpr size_t kMaxScheduledBlock = 50000;
 
 /// Adds `void uop_entry(void **args)` to an LLVM-dialect module: it calls
 /// `kernel` with args[i] as its i-th pointer argument, so the runtime can

@@ -72,9 +72,12 @@ createTargetMachine(const mlir::uop::CpuCodegenOptions &options, std::string &er
     features = f.getString();
   }
   llvm::TargetOptions to;
+  llvm::CodeGenOptLevel level =
+      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::Default;
+  if (options.fastCodegen)
+    level = llvm::CodeGenOptLevel::None;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt,
-      options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::Default));
+      triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt, level));
   if (!tm)
     error = "cannot create a target machine for " + triple.str();
   return tm;
@@ -145,8 +148,22 @@ static std::string findLinker() {
   return "";
 }
 
+/// The ops of the largest block of `module`.
+static size_t largestBlock(ModuleOp module) {
+  size_t most = 0;
+  module.walk([&](Block *block) { most = std::max(most, block->getOperations().size()); });
+  return most;
+}
+
 FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
-                                                         const CpuCodegenOptions &options) {
+                                                         const CpuCodegenOptions &givenOptions) {
+  // LLVM's machine scheduler is quadratic in the length of a basic block
+  // (a 10^6-op chain never finished): a huge block is compiled without it,
+  // at codegen level None (fast instruction selection and register
+  // allocation, linear); the IR is still optimized at the level asked for.
+  CpuCodegenOptions options = givenOptions;
+  if (largestBlock(module) > kMaxScheduledBlock)
+    options.fastCodegen = true;
   std::string error;
   auto tm = createTargetMachine(options, error);
   if (!tm)
@@ -162,7 +179,8 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
   std::string key = ::uop::rt::hashKey(
       ir + "\n// target=" + tm->getTargetTriple().str() + "\n// cpu=" + tm->getTargetCPU().str() +
       "\n// features=" + tm->getTargetFeatureString().str() + "\n// O" +
-      std::to_string(options.optLevel) + "\n// uop-cpu-v4");
+      std::to_string(options.optLevel) + (options.fastCodegen ? " fast-codegen" : "") +
+      "\n// uop-cpu-v4");
   std::string cached = ::uop::rt::cacheLookup(key, ".so");
   if (!cached.empty())
     return cached;
