@@ -430,6 +430,16 @@ OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
     return r;
   if (getLhs() == getRhs())
     return rule("fold: max(x, x) -> x", getLhs());
+  // A constant to the right (the seed's canonical form), for integers only:
+  // for floats max is not commutative (NaN, signed zeros), and the seed's
+  // swap of max(1.0, x) into max(x, 1.0) changes the value for x = nan
+  // (found by uop-smt-check).
+  if (adaptor.getLhs() && !adaptor.getRhs() && !isFloatDType(getDType(getType()))) {
+    Value lhs = getLhs(), rhs = getRhs();
+    getLhsMutable().assign(rhs);
+    getRhsMutable().assign(lhs);
+    return rule("fold: constant to the right", getResult());
+  }
   return {};
 }
 

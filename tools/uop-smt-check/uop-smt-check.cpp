@@ -126,11 +126,8 @@ struct Env {
   std::vector<std::pair<std::string, z3::expr>> named; // for counterexamples
   std::map<std::string, z3::func_decl> functions;
   std::vector<z3::expr> assumptions;
-  /// Numbers the fresh variables of definitions.
-  int fresh = 0;
-  /// The quotient and remainder of each division by a constant (by the
-  /// dividend's term and the divisor), one pair for before and after.
-  std::map<std::string, std::pair<z3::expr, z3::expr>> divisions;
+  /// Bounds of i32 terms (by AST id), where narrower than i32.
+  std::map<unsigned, std::pair<int64_t, int64_t>> intervals;
 
   z3::sort opaque(Type type) {
     std::string s;
@@ -153,7 +150,7 @@ z3::sort dtypeSort(z3::context &ctx, Type dtype) {
   if (dtype.isInteger(1))
     return ctx.bool_sort();
   if (dtype.isInteger(32))
-    return ctx.bv_sort(32);
+    return ctx.int_sort();
   if (dtype.isF32())
     return ctx.fpa_sort(8, 24);
   if (dtype.isF16())
@@ -161,9 +158,7 @@ z3::sort dtypeSort(z3::context &ctx, Type dtype) {
   llvm_unreachable("not a uop dtype");
 }
 
-bool isValueDType(Type t) {
-  return t.isInteger(1) || t.isInteger(32) || t.isF32() || t.isF16();
-}
+bool isValueDType(Type t) { return t.isInteger(1) || t.isInteger(32) || t.isF32() || t.isF16(); }
 
 /// A program's formulas.
 class Encoder {
@@ -200,6 +195,8 @@ public:
   }
 
   z3::expr defined() { return conj(definedness); }
+  /// That no i32 add or mul overflows (before or after alike: the seed's
+  /// rules are identities of unbounded integers).
   z3::expr noOverflow() { return conj(overflow); }
   z3::expr noNegZero() { return conj(negZero); }
   /// Obligations of the program after (its range ends equal those before).
@@ -230,7 +227,7 @@ private:
     if (dtype.isInteger(1))
       return ctx.bool_val(s.truthy());
     if (dtype.isInteger(32))
-      return ctx.bv_val(static_cast<int>(s.i), 32);
+      return ctx.int_val(static_cast<int64_t>(s.i));
     z3::sort sort = dtypeSort(ctx, dtype);
     double d = s.asDouble();
     bool losesInfo;
@@ -264,6 +261,8 @@ private:
       for (int64_t i = 0; i < n; ++i) {
         std::string elemName = v.shape.empty() ? name : name + "[" + std::to_string(i) + "]";
         z3::expr e = ctx.constant(elemName.c_str(), dtypeSort(ctx, dtype));
+        if (dtype.isInteger(32))
+          env.assumptions.push_back(e >= INT32_MIN && e <= INT32_MAX);
         v.elems.push_back(e);
         v.k.push_back(std::nullopt);
         env.named.emplace_back(elemName, e);
@@ -296,26 +295,46 @@ private:
                std::optional<Scalar> divisor = std::nullopt) {
     bool isBool = dtype.isInteger(1), isInt = dtype.isInteger(32);
     bool isFloat = !isBool && !isInt;
-    auto fp2 = [&](auto fn) { return z3::expr(ctx, fn(ctx, rne(), v[0], v[1])); };
+    // IEEE add and mul are commutative (SMT-LIB has one NaN): operands in a
+    // fixed order, so that a swap of them is the same term. A solver proving
+    // two different adder circuits equal bit by bit is slow.
+    auto ordered = [&]() -> std::pair<z3::expr, z3::expr> {
+      if (Z3_get_ast_id(ctx, v[1]) < Z3_get_ast_id(ctx, v[0]))
+        return {v[1], v[0]};
+      return {v[0], v[1]};
+    };
+    auto fp2 = [&](auto fn) {
+      auto [a, b] = ordered();
+      return z3::expr(ctx, fn(ctx, rne(), a, b));
+    };
+    // i32 ops of two non-constants (a product, a division by a value) are
+    // nonlinear: uninterpreted functions of their operands (sound, no rule
+    // rewrites them, and the solver needs only their operands' equality).
+    auto nonlinear = [&](const char *name, const z3::expr &a, const z3::expr &b) {
+      z3::sort_vector domain(ctx);
+      domain.push_back(ctx.int_sort());
+      domain.push_back(ctx.int_sort());
+      z3::expr r = env.function(name, domain, ctx.int_sort())(a, b);
+      env.assumptions.push_back(r >= INT32_MIN && r <= INT32_MAX);
+      return r;
+    };
+    auto isConstant = [&](const z3::expr &e) { return e.is_numeral(); };
     switch (kind) {
     case AluKind::Add:
       if (isBool)
         return v[0] || v[1];
-      if (isInt) {
-        if (before)
-          overflow.push_back(z3::bvadd_no_overflow(v[0], v[1], true) &&
-                             z3::bvadd_no_underflow(v[0], v[1]));
-        return v[0] + v[1];
-      }
+      if (isInt)
+        return wrap(v[0] + v[1], intervalOf(v[0]).add(intervalOf(v[1])));
       return fp2(Z3_mk_fpa_add);
     case AluKind::Mul:
       if (isBool)
         return v[0] && v[1];
       if (isInt) {
-        if (before)
-          overflow.push_back(z3::bvmul_no_overflow(v[0], v[1], true) &&
-                             z3::bvmul_no_underflow(v[0], v[1]));
-        return v[0] * v[1];
+        if (!isConstant(v[0]) && !isConstant(v[1])) {
+          auto [a, b] = ordered();
+          return nonlinear("mul_i32", a, b);
+        }
+        return wrap(v[0] * v[1], intervalOf(v[0]).mul(intervalOf(v[1])));
       }
       return fp2(Z3_mk_fpa_mul);
     case AluKind::Max:
@@ -323,32 +342,35 @@ private:
       if (isBool)
         return v[0] || v[1];
       if (isInt)
-        return z3::ite(z3::sgt(v[1], v[0]), v[1], v[0]);
+        return known(z3::ite(v[1] > v[0], v[1], v[0]),
+                     {std::max(intervalOf(v[0]).lo, intervalOf(v[1]).lo),
+                      std::max(intervalOf(v[0]).hi, intervalOf(v[1]).hi)});
       return z3::ite(z3::expr(ctx, Z3_mk_fpa_gt(ctx, v[1], v[0])), v[1], v[0]);
     case AluKind::CmpLt:
       if (isBool)
         return !v[0] && v[1];
       if (isInt)
-        return z3::slt(v[0], v[1]);
+        return v[0] < v[1];
       return z3::expr(ctx, Z3_mk_fpa_lt(ctx, v[0], v[1]));
     case AluKind::CmpNe:
       if (isBool || isInt)
         return v[0] != v[1];
-      return !z3::expr(ctx, Z3_mk_fpa_eq(ctx, v[0], v[1]));
+      return !z3::expr(ctx, Z3_mk_fpa_eq(ctx, ordered().first, ordered().second));
     case AluKind::FloorDiv:
       if (isBool) {
         definedness.push_back(v[1]);
         return v[0];
       }
       if (isInt) {
-        if (divisor && divisor->i != 0 && divisor->i != -1)
-          return divideByConstant(v[0], divisor->i).first;
-        z3::expr intMin = ctx.bv_val(INT32_MIN, 32), minusOne = ctx.bv_val(-1, 32);
-        definedness.push_back(v[1] != 0 && !(v[0] == intMin && v[1] == minusOne));
-        z3::expr q = z3::expr(ctx, Z3_mk_bvsdiv(ctx, v[0], v[1]));
-        z3::expr r = z3::srem(v[0], v[1]);
-        z3::expr zero = ctx.bv_val(0, 32);
-        return z3::ite(r != zero && (z3::slt(v[0], zero) != z3::slt(v[1], zero)), q - 1, q);
+        if (!divisor || divisor->i == 0 || divisor->i == -1)
+          definedness.push_back(v[1] != 0 && !(v[0] == INT32_MIN && v[1] == -1));
+        if (!divisor)
+          return nonlinear("floordiv_i32", v[0], v[1]);
+        z3::expr q = floorDivision(v[0], v[1], divisor);
+        if (divisor && divisor->i > 0)
+          return known(q, {floorDiv(intervalOf(v[0]).lo, divisor->i),
+                           floorDiv(intervalOf(v[0]).hi, divisor->i)});
+        return q;
       }
       break;
     case AluKind::FloorMod:
@@ -357,10 +379,14 @@ private:
         return ctx.bool_val(false);
       }
       if (isInt) {
-        if (divisor && divisor->i != 0 && divisor->i != -1)
-          return divideByConstant(v[0], divisor->i).second;
-        definedness.push_back(v[1] != 0);
-        return z3::smod(v[0], v[1]);
+        if (!divisor || divisor->i == 0)
+          definedness.push_back(v[1] != 0);
+        if (!divisor)
+          return nonlinear("floormod_i32", v[0], v[1]);
+        z3::expr m = v[0] - v[1] * floorDivision(v[0], v[1], divisor);
+        if (divisor && divisor->i > 0)
+          return known(m, {0, divisor->i - 1});
+        return m;
       }
       break;
     case AluKind::Where:
@@ -394,26 +420,60 @@ private:
     llvm_unreachable("an ALU op of a dtype it does not take");
   }
 
-  /// Floor division and modulo of `x` by a constant c (not 0 or -1, where
-  /// the quotient always fits): a quotient q and remainder r with
-  /// x = q*c + r (in 64 bits) and r between 0 and c, defined in the
-  /// assumptions. Bit-blasting a multiplication by a constant is cheap where
-  /// a 32-bit division circuit is not: Z3 gives up on (x // 2) // 3 == x // 6
-  /// with bvsdiv.
-  std::pair<z3::expr, z3::expr> divideByConstant(const z3::expr &x, int64_t c) {
-    std::string key = std::to_string(Z3_get_ast_id(ctx, x)) + "/" + std::to_string(c);
-    auto it = env.divisions.find(key);
-    if (it != env.divisions.end())
-      return it->second;
-    std::string name = "div" + std::to_string(env.fresh++);
-    z3::expr q = ctx.bv_const((name + "_q").c_str(), 32);
-    z3::expr r = ctx.bv_const((name + "_r").c_str(), 32);
-    z3::expr c64 = ctx.bv_val(static_cast<int64_t>(c), 64);
-    env.assumptions.push_back(z3::sext(x, 32) == z3::sext(q, 32) * c64 + z3::sext(r, 32));
-    z3::expr c32 = ctx.bv_val(static_cast<int>(c), 32), zero = ctx.bv_val(0, 32);
-    env.assumptions.push_back(c > 0 ? z3::sle(zero, r) && z3::slt(r, c32)
-                                    : z3::slt(c32, r) && z3::sle(r, zero));
-    return env.divisions.emplace(key, std::make_pair(q, r)).first->second;
+  /// Bounds of an i32 term, by interval arithmetic over what built it.
+  struct Interval {
+    int64_t lo = INT32_MIN, hi = INT32_MAX;
+    Interval add(Interval o) const { return {lo + o.lo, hi + o.hi}; }
+    Interval mul(Interval o) const {
+      // Within i32, products fit in int64.
+      int64_t p[] = {lo * o.lo, lo * o.hi, hi * o.lo, hi * o.hi};
+      return {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+    }
+  };
+  Interval intervalOf(const z3::expr &e) {
+    int64_t v;
+    if (e.is_numeral() && Z3_get_numeral_int64(ctx, e, &v))
+      return {v, v};
+    auto it = env.intervals.find(Z3_get_ast_id(ctx, e));
+    return it == env.intervals.end() ? Interval{} : Interval{it->second.first, it->second.second};
+  }
+  z3::expr known(const z3::expr &e, Interval i) {
+    if (i.lo >= INT32_MIN && i.hi <= INT32_MAX)
+      env.intervals[Z3_get_ast_id(ctx, e)] = {i.lo, i.hi};
+    return e;
+  }
+
+  /// Two's complement wrap of an integer into i32 (the value of an i32 add
+  /// or mul); the premise "no i32 overflow" says it is the identity.
+  z3::expr wrap(const z3::expr &t, Interval raw) {
+    z3::expr wrapped = t.simplify();
+    if (wrapped.is_numeral()) {
+      int64_t v;
+      if (Z3_get_numeral_int64(ctx, wrapped, &v))
+        return ctx.int_val(static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(v))));
+    }
+    // Interval arithmetic (the seed's bounds) proves many index expressions
+    // never wrap: then no division by 2^32 for the solver to reason about.
+    if (raw.lo >= INT32_MIN && raw.hi <= INT32_MAX)
+      return known(wrapped, raw);
+    overflow.push_back(t >= INT32_MIN && t <= INT32_MAX);
+    z3::expr two32 = ctx.int_val(static_cast<int64_t>(1) << 32);
+    return t - two32 * z3::expr(ctx, Z3_mk_div(ctx, t + ctx.int_val(static_cast<int64_t>(1) << 31),
+                                               two32));
+  }
+
+  /// Python's a // b on integers: SMT-LIB's div is Euclidean (the remainder
+  /// is never negative), which is floor division for b > 0; for b < 0,
+  /// a // b == (-a) // (-b). A division by a constant stays linear.
+  z3::expr floorDivision(const z3::expr &a, const z3::expr &b, std::optional<Scalar> divisor) {
+    auto euclid = [&](const z3::expr &x, const z3::expr &y) {
+      return z3::expr(ctx, Z3_mk_div(ctx, x, y));
+    };
+    if (divisor && divisor->i > 0)
+      return euclid(a, b);
+    if (divisor && divisor->i < 0)
+      return euclid(-a, -b);
+    return z3::ite(b > 0, euclid(a, b), euclid(-a, -b));
   }
 
   z3::expr castOf(Type from, Type to, const z3::expr &a) {
@@ -427,22 +487,28 @@ private:
     }
     if (to.isInteger(32)) {
       if (from.isInteger(1))
-        return z3::ite(a, ctx.bv_val(1, 32), ctx.bv_val(0, 32));
+        return z3::ite(a, ctx.int_val(1), ctx.int_val(0));
       // int() truncates toward zero, then wraps modulo 2^32; inf and NaN are
       // undefined.
       definedness.push_back(!a.mk_is_inf() && !a.mk_is_nan());
       z3::expr wide(ctx, Z3_mk_fpa_to_sbv(ctx, rtz(), a, 160));
-      return wide.extract(31, 0);
+      z3::expr low = wide.extract(31, 0);
+      z3::expr unsignedValue(ctx, Z3_mk_bv2int(ctx, low, false));
+      return z3::ite(low.extract(31, 31) == ctx.bv_val(1, 1),
+                     unsignedValue - ctx.int_val(static_cast<int64_t>(1) << 32), unsignedValue);
     }
     if (from.isInteger(1))
       return z3::ite(a, literal(to, Scalar::real(1.0)), literal(to, Scalar::real(0.0)));
-    if (from.isInteger(32))
-      return z3::expr(ctx, Z3_mk_fpa_to_fp_signed(ctx, rne(), a, toSort));
+    if (from.isInteger(32)) {
+      z3::expr bits(ctx, Z3_mk_int2bv(ctx, 32, a));
+      return z3::expr(ctx, Z3_mk_fpa_to_fp_signed(ctx, rne(), bits, toSort));
+    }
     return z3::expr(ctx, Z3_mk_fpa_to_fp_float(ctx, rne(), a, toSort));
   }
 
   /// exec_alu on constants, for the functions without an SMT theory.
-  std::optional<Scalar> constantOf(AluKind kind, Type resultDType, ArrayRef<std::optional<Scalar>> k) {
+  std::optional<Scalar> constantOf(AluKind kind, Type resultDType,
+                                   ArrayRef<std::optional<Scalar>> k) {
     SmallVector<Scalar, 3> s;
     for (const std::optional<Scalar> &x : k) {
       if (!x)
@@ -524,8 +590,11 @@ private:
           return failure();
         }
         for (int64_t e = 0; e < n; ++e) {
-          v.elems.push_back(env.function(name + "[" + std::to_string(e) + "]", domain,
-                                         dtypeSort(ctx, getDType(type)))(args));
+          z3::expr x = env.function(name + "[" + std::to_string(e) + "]", domain,
+                                    dtypeSort(ctx, getDType(type)))(args);
+          if (getDType(type).isInteger(32))
+            env.assumptions.push_back(x >= INT32_MIN && x <= INT32_MAX);
+          v.elems.push_back(x);
           v.k.push_back(std::nullopt);
         }
       } else {
@@ -609,11 +678,11 @@ private:
       z3::expr end = value(range.getEnd()).elems[0];
       auto it = env.ranges.find(key);
       if (it == env.ranges.end()) {
-        z3::expr var = ctx.bv_const(key.c_str(), 32);
+        z3::expr var = ctx.int_const(key.c_str());
         // The seed's bounds: [0, max(0, end - 1)].
-        env.assumptions.push_back(z3::sge(var, ctx.bv_val(0, 32)) &&
-                                  (z3::slt(var, end) || var == 0));
+        env.assumptions.push_back(var >= 0 && (var < end || var == 0));
         it = env.ranges.emplace(key, Env::Range{var, end}).first;
+        known(var, {0, std::max<int64_t>(0, intervalOf(end).hi - 1)});
         env.named.emplace_back(key, var);
       } else if (!before) {
         rangeEnds.emplace_back(op, end == it->second.end);
@@ -664,7 +733,7 @@ private:
   z3::expr truthy(const z3::expr &c) {
     if (c.is_bool())
       return c;
-    if (c.is_bv())
+    if (c.is_int())
       return c != 0;
     return !c.mk_is_zero();
   }
@@ -741,16 +810,15 @@ private:
       inner *= d;
     // The flat offset of the indexed sub-tensor, as a term, and whether it
     // is in bounds.
-    z3::expr offset = ctx.bv_val(0, 32);
+    z3::expr offset = ctx.int_val(0);
     z3::expr inBounds = ctx.bool_val(true);
     for (size_t d = 0; d < depth; ++d) {
       z3::expr i = value(index.getIndices()[d]).elems[0];
-      inBounds = inBounds && z3::sge(i, ctx.bv_val(0, 32)) &&
-                 z3::slt(i, ctx.bv_val(static_cast<int>(ishape[d]), 32));
+      inBounds = inBounds && i >= 0 && i < ctx.int_val(static_cast<int64_t>(ishape[d]));
       int64_t stride = inner;
       for (size_t e = d + 1; e < depth; ++e)
         stride *= ishape[e];
-      offset = offset + i * ctx.bv_val(static_cast<int>(stride), 32);
+      offset = offset + i * ctx.int_val(static_cast<int64_t>(stride));
     }
     definedness.push_back(inBounds);
     int64_t outer = 1;
@@ -761,8 +829,8 @@ private:
     for (int64_t e = 0; e < inner; ++e) {
       z3::expr r = src.elems[e];
       for (int64_t o = 1; o < outer; ++o)
-        r = z3::ite(offset == ctx.bv_val(static_cast<int>(o * inner), 32), src.elems[o * inner + e],
-                    r);
+        r = z3::ite(offset == ctx.int_val(static_cast<int64_t>(o * inner)),
+                    src.elems[o * inner + e], r);
       out.elems.push_back(r.simplify());
       out.k.push_back(std::nullopt);
     }
@@ -778,12 +846,14 @@ std::string show(z3::model &model, const z3::expr &e) {
   llvm::raw_string_ostream os(out);
   if (v.is_bool()) {
     os << (v.is_true() ? "true" : "false");
-  } else if (v.is_bv()) {
-    uint64_t bits = 0;
-    if (Z3_get_numeral_uint64(v.ctx(), v, &bits))
-      os << static_cast<int32_t>(static_cast<uint32_t>(bits));
+  } else if (v.is_int()) {
+    int64_t i = 0;
+    if (Z3_get_numeral_int64(v.ctx(), v, &i))
+      os << i;
     else
       os << v.to_string();
+  } else if (v.is_fpa() && model.eval(e.mk_is_nan(), true).is_true()) {
+    os << "nan";
   } else if (v.is_fpa()) {
     unsigned sbits = v.get_sort().fpa_sbits();
     z3::expr bv = model.eval(z3::expr(v.ctx(), Z3_mk_fpa_to_ieee_bv(v.ctx(), e)), true);
@@ -872,8 +942,8 @@ struct Checker {
       for (size_t i = 0; i < eb.stores.size(); ++i) {
         auto &[ob, vb] = eb.stores[i];
         auto &[oa, va] = ea.stores[i];
-        obligations.push_back({"the store's address is the same", ob, oa,
-                               equal(vb.first, va.first), nullptr, nullptr});
+        obligations.push_back({"the store's address is the same", ob, oa, equal(vb.first, va.first),
+                               nullptr, nullptr});
         obligations.push_back({"the stored value is the same", ob, oa, equal(vb.second, va.second),
                                &vb.second, &va.second});
       }
@@ -888,7 +958,8 @@ struct Checker {
     z3::expr hypothesis = eb.defined();
     for (const z3::expr &a : env.assumptions)
       hypothesis = hypothesis && a;
-    z3::expr noOverflow = eb.noOverflow(), noNegZero = eb.noNegZero();
+    // No overflow before or after: the seed's rules are integer identities.
+    z3::expr noOverflow = eb.noOverflow() && ea.noOverflow(), noNegZero = eb.noNegZero();
     Level worst = Level::Exact;
     // A fresh solver per query: without push/pop Z3 bit-blasts the whole
     // problem (its QF_BV/QF_FPBV tactics), much faster than its incremental
@@ -914,13 +985,19 @@ struct Checker {
         if (both == z3::unsat) {
           bool overflowEnough = refuted(claim, noOverflow) == z3::unsat;
           bool negZeroEnough = !overflowEnough && refuted(claim, noNegZero) == z3::unsat;
-          level = overflowEnough ? Level::NoOverflow : negZeroEnough ? Level::NoNegZero : Level::Both;
+          level = overflowEnough  ? Level::NoOverflow
+                  : negZeroEnough ? Level::NoNegZero
+                                  : Level::Both;
         } else {
           level = Level::Failed;
           refuted(claim, noOverflow && noNegZero);
           report(*solver, before, o.what, o.beforeOp, o.afterOp, both, env, o.vb, o.va, fired);
         }
       }
+      // A proven obligation is a lemma for the next ones (the sink after the
+      // stores).
+      if (level == Level::Exact)
+        hypothesis = hypothesis && claim;
       if (level == Level::Exact) {
         ++totals.exact;
       } else if (level == Level::Failed) {
@@ -982,8 +1059,8 @@ struct Checker {
     return out.empty() ? "no rules" : out;
   }
 
-  void report(z3::solver &solver, func::FuncOp func, const std::string &what, Operation *beforeOp, Operation *afterOp,
-              z3::check_result r, Env &env, const Val *vb, const Val *va,
+  void report(z3::solver &solver, func::FuncOp func, const std::string &what, Operation *beforeOp,
+              Operation *afterOp, z3::check_result r, Env &env, const Val *vb, const Val *va,
               const llvm::StringMap<int64_t> &fired) {
     InFlightDiagnostic diag = beforeOp->emitError();
     diag << "uop-smt-check: in @" << func.getSymName() << ", not proven that " << what;
@@ -1004,8 +1081,8 @@ struct Checker {
         a += (a.empty() ? "" : ", ") + show(model, e);
       diag.attachNote() << "before: " << b << "; after: " << a;
     }
-    diag.attachNote(afterOp->getLoc()) << "after uop-symbolic (rules fired: " << firedText(fired)
-                                       << ")";
+    diag.attachNote(afterOp->getLoc())
+        << "after uop-symbolic (rules fired: " << firedText(fired) << ")";
   }
 };
 
@@ -1082,8 +1159,8 @@ int run(int argc, char **argv) {
   const Totals &t = checker.totals;
   llvm::outs() << "uop-smt-check: " << t.functions << " functions, " << t.obligations
                << " obligations: " << t.exact << " proven, " << t.premised
-               << " proven under the seed's premises, " << t.failed << " failed, "
-               << t.unsupported << " not translated\n";
+               << " proven under the seed's premises, " << t.failed << " failed, " << t.unsupported
+               << " not translated\n";
   if (afterFile.empty() && (printCounts || requireAll)) {
     SmallVector<std::string> names = getSymbolicRuleNames(&context);
     std::vector<std::string> never;
