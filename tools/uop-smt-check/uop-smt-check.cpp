@@ -318,7 +318,8 @@ private:
       env.assumptions.push_back(r >= INT32_MIN && r <= INT32_MAX);
       return r;
     };
-    auto isConstant = [&](const z3::expr &e) { return e.is_numeral(); };
+    // A constant computed by other ops (max(3, -1)) is one too.
+    auto isConstant = [&](const z3::expr &e) { return e.simplify().is_numeral(); };
     switch (kind) {
     case AluKind::Add:
       if (isBool)
@@ -330,9 +331,14 @@ private:
       if (isBool)
         return v[0] && v[1];
       if (isInt) {
-        if (!isConstant(v[0]) && !isConstant(v[1])) {
-          auto [a, b] = ordered();
-          return nonlinear("mul_i32", a, b);
+        Interval product = intervalOf(v[0]).mul(intervalOf(v[1]));
+        // Exact where it cannot wrap (bounded operands: ranges); else
+        // uninterpreted.
+        if (!isConstant(v[0]) && !isConstant(v[1]) &&
+            !(product.lo >= INT32_MIN && product.hi <= INT32_MAX)) {
+          // In operand order: uop-symbolic never swaps two non-constants,
+          // and the function is not known to be commutative.
+          return nonlinear("mul_i32", v[0], v[1]);
         }
         return wrap(v[0] * v[1], intervalOf(v[0]).mul(intervalOf(v[1])));
       }
@@ -1125,8 +1131,9 @@ int run(int argc, char **argv) {
     llvm::SourceMgr afterMgr;
     std::map<std::string, llvm::StringMap<int64_t>> fired;
     if (!afterFile.empty()) {
-      // Its diagnostics go through this file's handler too.
-      after = load(afterFile, context, sourceMgr);
+      // parseProgram reads a SourceMgr's main buffer: one of its own (its
+      // locations still print as file:line:col).
+      after = load(afterFile, context, afterMgr);
       if (!after)
         return 1;
     } else {
