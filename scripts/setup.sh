@@ -14,7 +14,7 @@ shift || true
 
 PACKAGES=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22
           libomp-22-dev lld ninja-build ccache cmake libgtest-dev python3
-          python3-numpy libclang-rt-22-dev
+          python3-numpy libclang-rt-22-dev libz3-dev
           # the examples: gzip'd datasets (zlib), their data, plots
           zlib1g-dev dataset-fashion-mnist fortunes gnuplot-nox)
 

@@ -31,7 +31,8 @@ llvm_config.with_environment("PATH", config.uop_tools_dir, append_path=True)
 
 tool_dirs = [config.uop_tools_dir, config.llvm_tools_dir]
 tools = ["uop-opt", ToolSubst("uop-translate", unresolved="ignore"),
-         ToolSubst("uop-run", unresolved="ignore"), ToolSubst("uop-compile", unresolved="ignore")]
+         ToolSubst("uop-run", unresolved="ignore"), ToolSubst("uop-compile", unresolved="ignore"),
+         ToolSubst("uop-smt-check", unresolved="ignore")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Integration tests make inputs and check results with numpy (and can run the

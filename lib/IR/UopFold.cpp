@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Uop/IR/UopFoldRules.h"
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopSemantics.h"
 
@@ -19,6 +20,71 @@
 
 using namespace mlir;
 using namespace mlir::uop;
+
+//===----------------------------------------------------------------------===//
+// Fold rule names and their observer
+//===----------------------------------------------------------------------===//
+
+static thread_local FoldRuleObserver *foldRuleObserver = nullptr;
+
+FoldRuleObserver::~FoldRuleObserver() = default;
+
+ScopedFoldRuleObserver::ScopedFoldRuleObserver(FoldRuleObserver *observer)
+    : previous(foldRuleObserver) {
+  foldRuleObserver = observer;
+}
+ScopedFoldRuleObserver::~ScopedFoldRuleObserver() { foldRuleObserver = previous; }
+
+void mlir::uop::noteFoldRule(StringRef rule) {
+  if (FoldRuleObserver *observer = foldRuleObserver)
+    observer->notifyFoldRule(rule);
+}
+
+/// Constant folding by ALU kind (in AluKind order), then the identities.
+static const StringRef foldRuleNames[] = {
+    "fold: constant add",
+    "fold: constant mul",
+    "fold: constant max",
+    "fold: constant cmplt",
+    "fold: constant cmpne",
+    "fold: constant floordiv",
+    "fold: constant floormod",
+    "fold: constant where",
+    "fold: constant recip",
+    "fold: constant exp2",
+    "fold: constant log2",
+    "fold: constant sqrt",
+    "fold: constant sin",
+    "fold: constant cast",
+    "fold: constant to the right",
+    "fold: x + 0 -> x",
+    "fold: x + x*-1 -> 0",
+    "fold: x * 1 -> x",
+    "fold: x * 0 -> 0",
+    "fold: max(x, x) -> x",
+    "fold: x < x -> false",
+    "fold: x != x -> false",
+    "fold: b != false -> b",
+    "fold: x // 1 -> x",
+    "fold: x % 1 -> 0",
+    "fold: where(c, x, x) -> x",
+    "fold: where(constant, x, y)",
+    "fold: where(z, where(z, x, _), y)",
+    "fold: where(z, x, where(z, _, y))",
+    "fold: cast to its own dtype",
+    "fold: stack of constants",
+    "fold: movement to its own type",
+    "fold: movement of a splat",
+    "fold: reshape of a dense constant",
+};
+
+ArrayRef<StringRef> mlir::uop::getFoldRuleNames() { return foldRuleNames; }
+
+/// `result`, after telling the observer that `rule` gave it.
+static OpFoldResult rule(StringRef name, OpFoldResult result) {
+  noteFoldRule(name);
+  return result;
+}
 
 //===----------------------------------------------------------------------===//
 // exec_alu
@@ -278,6 +344,7 @@ Attribute mlir::uop::foldElementwise(Operation *op, AluKind kind, ArrayRef<Attri
       return {};
     out.push_back(*r);
   }
+  noteFoldRule(foldRuleNames[static_cast<unsigned>(kind)]);
   return makeAttr(resultType, out);
 }
 
@@ -330,13 +397,13 @@ OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
     return r;
   // x + 0 -> x (also for 0.0: not exact for x = -0.0, the seed accepts that)
   if (isConstEqual(adaptor.getRhs(), 0))
-    return getLhs();
+    return rule("fold: x + 0 -> x", getLhs());
   if (isConstEqual(adaptor.getLhs(), 0))
-    return getRhs();
+    return rule("fold: x + 0 -> x", getRhs());
   // x + x*-1 -> 0 (i32)
   if (getDType(getType()).isInteger(32) &&
       (isNegOf(getRhs(), getLhs()) || isNegOf(getLhs(), getRhs())))
-    return zeroOf(getType());
+    return rule("fold: x + x*-1 -> 0", zeroOf(getType()));
   return {};
 }
 
@@ -345,15 +412,15 @@ OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
     return r;
   // x * 1 -> x
   if (isConstEqual(adaptor.getRhs(), 1))
-    return getLhs();
+    return rule("fold: x * 1 -> x", getLhs());
   if (isConstEqual(adaptor.getLhs(), 1))
-    return getRhs();
+    return rule("fold: x * 1 -> x", getRhs());
   // x * 0 -> 0 for bool and i32 (never for floats: inf * 0 is NaN)
   if (!isFloatDType(getDType(getType()))) {
     if (isConstEqual(adaptor.getRhs(), 0))
-      return adaptor.getRhs();
+      return rule("fold: x * 0 -> 0", adaptor.getRhs());
     if (isConstEqual(adaptor.getLhs(), 0))
-      return adaptor.getLhs();
+      return rule("fold: x * 0 -> 0", adaptor.getLhs());
   }
   return {};
 }
@@ -362,7 +429,17 @@ OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
   if (Attribute r = foldElementwise(*this, AluKind::Max, adaptor.getOperands()))
     return r;
   if (getLhs() == getRhs())
-    return getLhs();
+    return rule("fold: max(x, x) -> x", getLhs());
+  // A constant to the right (the seed's canonical form), for integers only:
+  // for floats max is not commutative (NaN, signed zeros), and the seed's
+  // swap of max(1.0, x) into max(x, 1.0) changes the value for x = nan
+  // (found by uop-smt-check).
+  if (adaptor.getLhs() && !adaptor.getRhs() && !isFloatDType(getDType(getType()))) {
+    Value lhs = getLhs(), rhs = getRhs();
+    getLhsMutable().assign(rhs);
+    getRhsMutable().assign(lhs);
+    return rule("fold: constant to the right", getResult());
+  }
   return {};
 }
 
@@ -370,7 +447,8 @@ OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
 static OpFoldResult foldSelfCompare(Operation *op) {
   Value lhs = op->getOperand(0), rhs = op->getOperand(1);
   if (lhs == rhs && getDType(lhs.getType()).isInteger(32))
-    return zeroOf(op->getResult(0).getType());
+    return rule(isa<CmpLtOp>(op) ? "fold: x < x -> false" : "fold: x != x -> false",
+                zeroOf(op->getResult(0).getType()));
   return {};
 }
 
@@ -386,9 +464,9 @@ OpFoldResult CmpNeOp::fold(FoldAdaptor adaptor) {
   // cmpne(x, false) -> x for a bool x
   if (getDType(getLhs().getType()).isInteger(1)) {
     if (isConstEqual(adaptor.getRhs(), 0))
-      return getLhs();
+      return rule("fold: b != false -> b", getLhs());
     if (isConstEqual(adaptor.getLhs(), 0))
-      return getRhs();
+      return rule("fold: b != false -> b", getRhs());
   }
   return foldSelfCompare(*this);
 }
@@ -397,7 +475,7 @@ OpFoldResult FloorDivOp::fold(FoldAdaptor adaptor) {
   if (Attribute r = foldElementwise(*this, AluKind::FloorDiv, adaptor.getOperands()))
     return r;
   if (isConstEqual(adaptor.getRhs(), 1)) // x // 1 -> x
-    return getLhs();
+    return rule("fold: x // 1 -> x", getLhs());
   return {};
 }
 
@@ -405,7 +483,7 @@ OpFoldResult FloorModOp::fold(FoldAdaptor adaptor) {
   if (Attribute r = foldElementwise(*this, AluKind::FloorMod, adaptor.getOperands()))
     return r;
   if (isConstEqual(adaptor.getRhs(), 1)) // x % 1 -> 0
-    return zeroOf(getType());
+    return rule("fold: x % 1 -> 0", zeroOf(getType()));
   return {};
 }
 
@@ -413,24 +491,24 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   if (Attribute r = foldElementwise(*this, AluKind::Where, adaptor.getOperands()))
     return r;
   if (getA() == getB()) // where(c, x, x) -> x
-    return getA();
+    return rule("fold: where(c, x, x) -> x", getA());
   if (std::optional<Scalar> c = getSplatValue(adaptor.getCond())) // constant condition
-    return c->truthy() ? getA() : getB();
+    return rule("fold: where(constant, x, y)", c->truthy() ? getA() : getB());
   // where(z, where(z, x, _), y) -> where(z, x, y); likewise in the false arm.
   if (auto inner = getA().getDefiningOp<WhereOp>(); inner && inner.getCond() == getCond()) {
     getAMutable().assign(inner.getA());
-    return getResult();
+    return rule("fold: where(z, where(z, x, _), y)", getResult());
   }
   if (auto inner = getB().getDefiningOp<WhereOp>(); inner && inner.getCond() == getCond()) {
     getBMutable().assign(inner.getB());
-    return getResult();
+    return rule("fold: where(z, x, where(z, _, y))", getResult());
   }
   return {};
 }
 
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getDType(getSrc().getType()) == getDtype()) // cast to its own dtype
-    return getSrc();
+    return rule("fold: cast to its own dtype", getSrc());
   return foldElementwise(*this, AluKind::Cast, adaptor.getOperands());
 }
 
@@ -470,7 +548,7 @@ OpFoldResult StackOp::fold(FoldAdaptor adaptor) {
   }
   if (llvm::all_equal(out))
     out.resize(1);
-  return makeAttr(getType(), out);
+  return rule("fold: stack of constants", makeAttr(getType(), out));
 }
 
 /// Movement of a scalar or splat constant is a splat of the result type.
@@ -481,16 +559,16 @@ static OpFoldResult foldSplatMovement(Operation *op, Attribute src) {
   std::optional<Scalar> v = getSplatValue(src);
   if (!v)
     return {};
-  return makeAttr(type, {*v});
+  return rule("fold: movement of a splat", makeAttr(type, {*v}));
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getType())
-    return getSrc();
+    return rule("fold: movement to its own type", getSrc());
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getSrc());
       dense && !dense.isSplat()) {
     if (auto tensor = dyn_cast<RankedTensorType>(getType()))
-      return dense.reshape(tensor);
+      return rule("fold: reshape of a dense constant", dense.reshape(tensor));
     return {};
   }
   return foldSplatMovement(*this, adaptor.getSrc());
@@ -498,18 +576,18 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
 
 OpFoldResult ExpandOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getType())
-    return getSrc();
+    return rule("fold: movement to its own type", getSrc());
   return foldSplatMovement(*this, adaptor.getSrc());
 }
 
 OpFoldResult PermuteOp::fold(FoldAdaptor adaptor) {
   if (llvm::equal(getPerm(), llvm::seq<int64_t>(0, getPerm().size())))
-    return getSrc();
+    return rule("fold: movement to its own type", getSrc());
   return foldSplatMovement(*this, adaptor.getSrc());
 }
 
 OpFoldResult ShrinkOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getType())
-    return getSrc();
+    return rule("fold: movement to its own type", getSrc());
   return foldSplatMovement(*this, adaptor.getSrc());
 }

@@ -41,6 +41,7 @@
 #include "SeedOrderRewriteInternal.h"
 
 #include "Uop/IR/UopBounds.h"
+#include "Uop/IR/UopFoldRules.h"
 #include "Uop/IR/UopOps.h"
 
 #include "mlir/IR/Dominance.h"
@@ -115,8 +116,12 @@ LogicalResult foldCommutativeHook(Operation *op, ArrayRef<Attribute> constants,
   }
   auto foldTrait = [&](auto *trait) {
     using Trait = std::remove_pointer_t<decltype(trait)>;
-    if constexpr (std::is_same_v<Trait, OpTrait::IsCommutative<ConcreteOp>>)
-      return succeeded(moveConstantsRight(op, constants));
+    if constexpr (std::is_same_v<Trait, OpTrait::IsCommutative<ConcreteOp>>) {
+      if (failed(moveConstantsRight(op, constants)))
+        return false;
+      noteFoldRule("fold: constant to the right");
+      return true;
+    }
     else
       return succeeded(op_definition_impl::foldTrait<Trait>(op, constants, results));
   };
@@ -270,10 +275,30 @@ bool mlir::uop::equivalentForSharing(Operation *a, Operation *b) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Counts the folder rules the folders report.
+struct FoldRuleCounter : FoldRuleObserver {
+  explicit FoldRuleCounter(llvm::StringMap<int64_t> *counts) : counts(counts) {}
+  void notifyFoldRule(StringRef rule) override { ++(*counts)[rule]; }
+  llvm::StringMap<int64_t> *counts;
+};
+
+/// Forwards to the bounds cache and counts the patterns that the greedy
+/// driver applied (when counting).
+struct RuleCountingListener : RewriterBase::ForwardingListener {
+  RuleCountingListener(BoundsCache &cache, llvm::StringMap<int64_t> *counts)
+      : ForwardingListener(&cache), counts(counts) {}
+  void notifyPatternEnd(const Pattern &pattern, LogicalResult status) override {
+    if (counts && succeeded(status))
+      ++(*counts)[getRuleName(pattern)];
+    ForwardingListener::notifyPatternEnd(pattern, status);
+  }
+  llvm::StringMap<int64_t> *counts;
+};
+
 /// Forwards to the bounds cache and records the ops that the sharing
 /// modified (the users of merged values): the next round revisits only those.
 struct SharingListener : RewriterBase::ForwardingListener {
-  explicit SharingListener(BoundsCache &cache) : ForwardingListener(&cache) {}
+  explicit SharingListener(RewriterBase::Listener &next) : ForwardingListener(&next) {}
   void notifyOperationModified(Operation *op) override {
     touched.insert(op);
     ForwardingListener::notifyOperationModified(op);
@@ -297,9 +322,9 @@ struct SharingListener : RewriterBase::ForwardingListener {
 class SeedOrderDriver : public RewriterBase::ForwardingListener {
 public:
   SeedOrderDriver(MLIRContext *context, const FrozenRewritePatternSet &patterns, BoundsCache &cache,
-                  int64_t maxRewrites)
+                  int64_t maxRewrites, llvm::StringMap<int64_t> *ruleCounts)
       : ForwardingListener(&cache), cache(cache), rewriter(context, this), matcher(patterns),
-        rewritesLeft(maxRewrites) {
+        rewritesLeft(maxRewrites), ruleCounts(ruleCounts) {
     matcher.applyDefaultCostModel();
     // Each op kind's patterns in the order the applicator tries them (by
     // benefit, highest first, then as they were added): the seed's order.
@@ -463,7 +488,11 @@ private:
     if (!direct) {
       rewriter.setInsertionPoint(op);
       ++stats.tries;
-      if (succeeded(matcher.matchAndRewrite(op, rewriter))) {
+      auto counted = [&](const Pattern &pattern) {
+        countRule(pattern);
+        return success();
+      };
+      if (succeeded(matcher.matchAndRewrite(op, rewriter, {}, {}, counted))) {
         ++stats.rewrites;
         return true;
       }
@@ -474,6 +503,7 @@ private:
         ++stats.tries;
         if (succeeded(pattern->matchAndRewrite(op, rewriter))) {
           ++stats.rewrites;
+          countRule(*pattern);
           return true;
         }
       }
@@ -481,6 +511,12 @@ private:
     ++rewritesLeft;
     --changeCount;
     return false;
+  }
+
+  /// Counts one firing of `pattern` (when counting).
+  void countRule(const Pattern &pattern) {
+    if (ruleCounts)
+      ++(*ruleCounts)[getRuleName(pattern)];
   }
 
   /// op->fold(results), with the operands' constants read off `uop.const`
@@ -601,6 +637,7 @@ private:
   bool direct = false;
   llvm::DenseMap<OperationName, SmallVector<const RewritePattern *>> byKind;
   int64_t rewritesLeft;
+  llvm::StringMap<int64_t> *ruleCounts;
   int64_t changeCount = 0;
   SmallVector<Operation *> cursors;
   Operation *current = nullptr;
@@ -721,6 +758,31 @@ bool mlir::uop::shareSubgraphs(Operation *root, RewriterBase &rewriter) {
 // applySeedOrderRewrite
 //===----------------------------------------------------------------------===//
 
+std::string mlir::uop::getRuleName(const Pattern &pattern) {
+  // "(anonymous namespace)::DivSum<mlir::uop::FloorDivOp>" -> "DivSum<FloorDivOp>":
+  // each qualified name keeps its last component.
+  std::string full = pattern.getDebugName().str();
+  for (size_t at; (at = full.find("(anonymous namespace)::")) != std::string::npos;)
+    full.erase(at, strlen("(anonymous namespace)::"));
+  StringRef name = full;
+  std::string out;
+  size_t start = 0;
+  for (size_t i = 0; i <= name.size(); ++i) {
+    if (i < name.size() && name[i] == ':' && i + 1 < name.size() && name[i + 1] == ':') {
+      start = i + 2;
+      ++i;
+      continue;
+    }
+    if (i == name.size() || name[i] == '<' || name[i] == '>' || name[i] == ',' || name[i] == ' ') {
+      out += name.slice(start, i).str();
+      if (i < name.size())
+        out += name[i];
+      start = i + 1;
+    }
+  }
+  return out.empty() ? "<unnamed pattern>" : out;
+}
+
 /// One greedy rewrite of everything (with `seedOrder`, after a
 /// SeedOrderDriver did the work in the seed's order, and only if its fixed
 /// point is not certified), then sharing; while the sharing merges values,
@@ -732,6 +794,11 @@ LogicalResult mlir::uop::applySeedOrderRewrite(Operation *root,
                                                const SeedOrderRewriteConfig &options) {
   BoundsCache ownCache;
   BoundsCache &cache = options.cache ? *options.cache : ownCache;
+  // Folder rules are counted through the folders' observer (all drivers),
+  // patterns by the drivers.
+  FoldRuleCounter foldCounter(options.ruleCounts);
+  ScopedFoldRuleObserver observe(options.ruleCounts ? &foldCounter : nullptr);
+  RuleCountingListener counting(cache, options.ruleCounts);
   int64_t maxIterations = options.maxIterations;
   // The driver erases ops as they die, so the region simplification sweep
   // (dead code, block merging) after each iteration is not needed.
@@ -749,7 +816,7 @@ LogicalResult mlir::uop::applySeedOrderRewrite(Operation *root,
       .setMaxIterations(maxIterations < 0 ? GreedyRewriteConfig::kNoLimit : maxIterations)
       .setMaxNumRewrites(maxIterations < 0 ? GreedyRewriteConfig::kNoLimit : budget)
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
-      .setListener(&cache);
+      .setListener(&counting);
   auto greedyLimit = [&](StringRef when) {
     return root->emitError() << options.name << " did not converge: the greedy driver" << when
                              << " reached its limit of " << maxIterations << " iterations or "
@@ -758,7 +825,7 @@ LogicalResult mlir::uop::applySeedOrderRewrite(Operation *root,
   bool certified = false;
   if (options.seedOrder) {
     // With the same budget (the greedy driver then reports it).
-    SeedOrderDriver first(root->getContext(), patterns, cache, budget);
+    SeedOrderDriver first(root->getContext(), patterns, cache, budget, options.ruleCounts);
     first.run(root);
     first.eraseDeadConstants();
     if (options.stats)
@@ -771,7 +838,7 @@ LogicalResult mlir::uop::applySeedOrderRewrite(Operation *root,
     // goes to the greedy driver, which finds the fixed point or reports
     // non-convergence.
     if (options.certify && !first.exhausted()) {
-      SeedOrderDriver check(root->getContext(), patterns, cache, budget);
+      SeedOrderDriver check(root->getContext(), patterns, cache, budget, options.ruleCounts);
       check.run(root);
       if (options.stats)
         options.stats->add(check.stats);
@@ -780,7 +847,7 @@ LogicalResult mlir::uop::applySeedOrderRewrite(Operation *root,
   }
   if (!certified && failed(applyPatternsGreedily(root, patterns, config)))
     return greedyLimit("");
-  SharingListener listener(cache);
+  SharingListener listener(counting);
   for (int64_t round = 0;; ++round) {
     listener.touched.clear();
     IRRewriter rewriter(root->getContext(), &listener);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/IR/UopBounds.h"
+#include "Uop/IR/UopFoldRules.h"
 #include "Uop/Transforms/Passes.h"
 #include "Uop/Transforms/SeedOrderRewrite.h"
 
@@ -19,22 +20,42 @@ namespace mlir::uop {
 
 using namespace mlir;
 
+LogicalResult uop::applySymbolic(Operation *root, int64_t maxIterations, RewriteStats *stats,
+                                 llvm::StringMap<int64_t> *ruleCounts) {
+  RewritePatternSet patterns(root->getContext());
+  uop::BoundsCache cache;
+  uop::populateSymbolicPatterns(patterns, &cache);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+  uop::SeedOrderRewriteConfig config;
+  config.maxIterations = maxIterations;
+  config.cache = &cache;
+  config.stats = stats;
+  config.ruleCounts = ruleCounts;
+  config.name = "uop-symbolic";
+  // Non-convergence is an error on the op (applySeedOrderRewrite's).
+  return uop::applySeedOrderRewrite(root, frozen, config);
+}
+
+SmallVector<std::string> uop::getSymbolicRuleNames(MLIRContext *context) {
+  RewritePatternSet patterns(context);
+  uop::populateSymbolicPatterns(patterns);
+  SmallVector<std::string> names;
+  for (const std::unique_ptr<RewritePattern> &pattern : patterns.getNativePatterns()) {
+    std::string name = uop::getRuleName(*pattern);
+    if (!llvm::is_contained(names, name))
+      names.push_back(name);
+  }
+  for (StringRef rule : uop::getFoldRuleNames())
+    names.push_back(rule.str());
+  return names;
+}
+
 namespace {
 struct UopSymbolicPass : uop::impl::UopSymbolicPassBase<UopSymbolicPass> {
   using Base::Base;
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    uop::BoundsCache cache;
-    uop::populateSymbolicPatterns(patterns, &cache);
-    FrozenRewritePatternSet frozen(std::move(patterns));
     uop::RewriteStats stats;
-    uop::SeedOrderRewriteConfig config;
-    config.maxIterations = maxIterations;
-    config.cache = &cache;
-    config.stats = &stats;
-    config.name = "uop-symbolic";
-    // Non-convergence is an error on the op (applySeedOrderRewrite's).
-    if (failed(uop::applySeedOrderRewrite(getOperation(), frozen, config)))
+    if (failed(uop::applySymbolic(getOperation(), maxIterations, &stats)))
       signalPassFailure();
     numVisits += stats.visits;
     numTries += stats.tries;

@@ -23,6 +23,26 @@ func.func @const_to_the_right(%x: i32, %y: i32) -> (i32, i1, i32) {
 
 // -----
 
+// A float max keeps a constant on the left: exec_alu's max(1.0, nan) is 1.0
+// and max(nan, 1.0) is nan (the seed swaps them; uop-smt-check found it).
+// An integer max moves it right.
+// CHECK-LABEL: func.func @max_const_left
+// CHECK-SAME: (%[[F:.*]]: f32, %[[X:.*]]: i32)
+func.func @max_const_left(%f: f32, %x: i32) -> (f32, i32) {
+  %c1 = uop.const 1.0 : f32
+  %c3 = uop.const 3 : i32
+  // CHECK-DAG: %[[C1:.*]] = uop.const 1.000000e+00 : f32
+  // CHECK-DAG: %[[C3:.*]] = uop.const 3 : i32
+  // CHECK: %[[A:.*]] = uop.max %[[C1]], %[[F]] : f32
+  // CHECK: %[[B:.*]] = uop.max %[[X]], %[[C3]] : i32
+  // CHECK: return %[[A]], %[[B]]
+  %0 = uop.max %c1, %f : f32
+  %1 = uop.max %c3, %x : i32
+  return %0, %1 : f32, i32
+}
+
+// -----
+
 // CHECK-LABEL: func.func @identities
 // CHECK-SAME: (%[[X:.*]]: i32, %[[F:.*]]: f32, %[[B:.*]]: i1, %[[C:.*]]: i1)
 func.func @identities(%x: i32, %f: f32, %b: i1, %c: i1) -> (i32, f32, i32, f32, i32, i1, i32, i32, i32, f32, i1) {

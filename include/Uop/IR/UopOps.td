@@ -232,7 +232,10 @@ class Uop_BinaryOp<string mnemonic, string what, list<Trait> traits = []>
 
 def Uop_AddOp : Uop_BinaryOp<"add", "addition (i32 wraps)", [Commutative]>;
 def Uop_MulOp : Uop_BinaryOp<"mul", "multiplication (i32 wraps)", [Commutative]>;
-def Uop_MaxOp : Uop_BinaryOp<"max", "maximum", [Commutative]>;
+// Not Commutative: exec_alu's max(a, b) is `b if b > a else a`, so
+// max(1.0, nan) is 1.0 and max(nan, 1.0) is nan (and max(0.0, -0.0) is 0.0,
+// max(-0.0, 0.0) is -0.0). Its folder moves an integer constant to the right.
+def Uop_MaxOp : Uop_BinaryOp<"max", "maximum (Python's max(a, b): b only if b > a)">;
 def Uop_CmpLtOp : Uop_BinaryOp<"cmplt", "less than, a bool result">;
 def Uop_CmpNeOp : Uop_BinaryOp<"cmpne", "not equal, a bool result", [Commutative]>;
 def Uop_FloorDivOp : Uop_BinaryOp<"floordiv", "integer division rounding toward -inf">;

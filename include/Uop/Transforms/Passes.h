@@ -9,8 +9,12 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
 
 namespace mlir::uop {
+struct RewriteStats;
 
 #define GEN_PASS_DECL
 #include "Uop/Transforms/Passes.h.inc"
@@ -27,6 +31,20 @@ void populateEvaluatePatterns(RewritePatternSet &patterns);
 /// the call's arguments. Nested calls are moved out unchanged (they are
 /// their own scope). Returns the value that replaced the call.
 Value inlineCall(RewriterBase &rewriter, CallOp call);
+
+/// What the uop-symbolic pass does to `root` (its regions): the symbolic
+/// patterns with a bounds cache, through applySeedOrderRewrite. Adds what the
+/// driver did to `stats` and how often each rule fired to `ruleCounts` (by
+/// getSymbolicRuleNames's names), where given. Failure (with an error on
+/// `root`) when it does not converge.
+LogicalResult applySymbolic(Operation *root, int64_t maxIterations = 10,
+                            RewriteStats *stats = nullptr,
+                            llvm::StringMap<int64_t> *ruleCounts = nullptr);
+
+/// Every rule uop-symbolic can fire, under the names applySymbolic counts
+/// them by: its patterns (getRuleName), then the folder rules
+/// (getFoldRuleNames).
+SmallVector<std::string> getSymbolicRuleNames(MLIRContext *context);
 
 /// Kernelizes every shaped program in `module` (the seed's make_plan): see
 /// the uop-kernelize pass.

@@ -13,7 +13,10 @@
 
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <string>
 
 #include <cstdint>
 
@@ -61,10 +64,20 @@ struct SeedOrderRewriteConfig {
   BoundsCache *cache = nullptr;
   /// Where to add what the seed-order driver did, if anywhere.
   RewriteStats *stats = nullptr;
+  /// Where to count how often each rule fired, if anywhere: each pattern
+  /// under getRuleName(pattern), each folder rule under its
+  /// getFoldRuleNames() name (UopFoldRules.h). Off by default: a map update
+  /// per rewrite.
+  llvm::StringMap<int64_t> *ruleCounts = nullptr;
   /// Names the rewrite in the non-convergence error ("<name> did not
   /// converge ...").
   StringRef name = "seed-order rewrite";
 };
+
+/// The name a pattern's fire count is kept under: its debug name (the class
+/// name for `RewritePatternSet::add<T>`) without namespaces, e.g.
+/// `DivSum<FloorDivOp>`.
+std::string getRuleName(const Pattern &pattern);
 
 /// Rewrites the regions of `root` with `patterns` to a fixed point, sharing
 /// equal subgraphs as the seed's hash consing does (`x + y` and `y + x` stay
