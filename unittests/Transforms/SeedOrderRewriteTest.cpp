@@ -312,11 +312,13 @@ TEST_F(SeedOrderRewriteTest, TraitCacheAnswers) {
       EXPECT_EQ(traits.isMemoryEffectFree(op), isMemoryEffectFree(op));
     });
   // The ops the seed treats as commutative carry ODS's Commutative.
-  for (StringRef name : {"uop.add", "uop.mul", "uop.max", "uop.cmpne"}) {
+  // (uop.max is not: a float max with a NaN or a signed zero depends on the
+  // operand order; its folder moves an integer constant right, as the seed.)
+  for (StringRef name : {"uop.add", "uop.mul", "uop.cmpne"}) {
     EXPECT_TRUE(traits.isCommutative(byName[name])) << name.str();
     EXPECT_NE(traits.commutativeFolder(byName[name]), nullptr) << name.str();
   }
-  for (StringRef name : {"uop.cmplt", "uop.floordiv", "uop.const", "func.return"}) {
+  for (StringRef name : {"uop.cmplt", "uop.floordiv", "uop.max", "uop.const", "func.return"}) {
     EXPECT_FALSE(traits.isCommutative(byName[name])) << name.str();
     EXPECT_EQ(traits.commutativeFolder(byName[name]), nullptr) << name.str();
   }
