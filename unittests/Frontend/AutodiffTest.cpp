@@ -10,7 +10,7 @@
 
 #include "Uop/Frontend/Tensor.h"
 
-#include "../Runtime/TestUtil.h"
+#include "FrontendTestUtil.h"
 
 #include "gtest/gtest.h"
 
@@ -20,18 +20,9 @@ using namespace uop;
 
 namespace {
 
-class AutodiffTest : public ::testing::Test {
+/// The frontend fixture (a private cache, a context) plus the gradient.
+class AutodiffTest : public test::FrontendTest {
 protected:
-  AutodiffTest() : env("UOP_CACHE", dir.path().c_str()) {}
-
-  std::vector<float> values(const Tensor &t) {
-    auto v = t.toVector();
-    if (!v) {
-      ADD_FAILURE() << llvm::toString(v.takeError());
-      return {};
-    }
-    return *v;
-  }
   std::vector<float> gradOf(const Tensor &p) {
     std::optional<Tensor> g = p.grad();
     if (!g) {
@@ -40,10 +31,6 @@ protected:
     }
     return values(*g);
   }
-
-  rt::test::TempDir dir;
-  rt::test::ScopedEnv env;
-  TensorContext ctx;
 };
 
 /// The seed's gradients of each loss at x = linspace(-1.5, 1.3, 12) as
