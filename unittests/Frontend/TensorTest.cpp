@@ -10,31 +10,21 @@
 
 #include "Uop/Frontend/Tensor.h"
 
-#include "../Runtime/TestUtil.h"
+#include "FrontendTestUtil.h"
 #include "Uop/Runtime/Npy.h"
 
 #include "gtest/gtest.h"
 
 #include <cmath>
-#include <sys/stat.h>
 
 using namespace uop;
 
 namespace {
 
-class TensorTest : public ::testing::Test {
+/// The frontend fixture (a private cache, a context, values(), the seed
+/// script runner) plus what these tests add.
+class TensorTest : public test::FrontendTest {
 protected:
-  TensorTest() : env("UOP_CACHE", dir.path().c_str()) {}
-
-  /// The value of `t` (fails the test on an error).
-  std::vector<float> values(const Tensor &t) {
-    auto v = t.toVector();
-    if (!v) {
-      ADD_FAILURE() << llvm::toString(v.takeError());
-      return {};
-    }
-    return *v;
-  }
   /// The error that realizing `t` reports ("" when it realizes).
   static std::string realizeError(const Tensor &t) {
     auto r = t.realize();
@@ -46,19 +36,11 @@ protected:
       v[i] = start + step * i;
     return v;
   }
-
-  rt::test::TempDir dir;
-  rt::test::ScopedEnv env;
-  TensorContext ctx;
 };
 
 #define EXPECT_VALUES(t, ...) EXPECT_EQ(values(t), (std::vector<float>{__VA_ARGS__}))
 
-void expectNear(const std::vector<float> &got, const std::vector<float> &want, double tol) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i)
-    EXPECT_NEAR(got[i], want[i], tol * std::max(1.0, std::fabs((double)want[i]))) << "at " << i;
-}
+using test::expectNear;
 
 //===----------------------------------------------------------------------===//
 // Creation
@@ -639,12 +621,8 @@ TEST_F(TensorTest, OpsMatchNumpyAndTheSeed) {
   Tensor a = Tensor::randn({2, 3, 4}, ctx), b = Tensor::randn({2, 3, 4}, ctx);
   ASSERT_FALSE(!!a.save(dir.file("a.npy")));
   ASSERT_FALSE(!!b.save(dir.file("b.npy")));
-  std::string seed = UOP_SEED_ROOT;
-  struct stat st;
-  bool haveSeed = ::stat((seed + "/uopc/tensor.py").c_str(), &st) == 0;
-  ASSERT_EQ(rt::test::runPython(dir, kOpsScript,
-                                "'" + dir.path() + "' '" + (haveSeed ? seed : "-") + "'"),
-            0);
+  bool haveSeed = !test::seedRoot().empty();
+  ASSERT_TRUE(runScript(kOpsScript));
   struct Case {
     const char *name;
     Tensor value;
