@@ -37,13 +37,6 @@ using namespace mlir::uop;
 
 namespace {
 
-/// The seed's ALU set: unary, binary and WHERE (CAST included).
-bool isALU(Operation *op) {
-  return isa<RecipOp, CastOp, Exp2Op, Log2Op, SqrtOp, SinOp, AddOp, MulOp, CmpLtOp, CmpNeOp,
-             FloorDivOp, FloorModOp, MaxOp, WhereOp>(op);
-}
-
-bool isMovement(Operation *op) { return isa<ReshapeOp, ExpandOp, PermuteOp, ShrinkOp>(op); }
 
 /// The seed's `UOp.toposort` of `SINK(roots)`: every node reachable, sources
 /// before users, sources visited in operand order; iterative. `isLeaf` nodes

@@ -31,12 +31,6 @@ using namespace mlir::uop;
 
 namespace {
 
-/// The seed's ALU set (CAST and WHERE included) and MOVEMENT set.
-bool isALU(Operation *op) {
-  return isa<RecipOp, CastOp, Exp2Op, Log2Op, SqrtOp, SinOp, AddOp, MulOp, CmpLtOp, CmpNeOp,
-             FloorDivOp, FloorModOp, MaxOp, WhereOp>(op);
-}
-bool isMovement(Operation *op) { return isa<ReshapeOp, ExpandOp, PermuteOp, ShrinkOp>(op); }
 
 /// The same movement op as `m` applied to `src`.
 Value moveLike(OpBuilder &b, Operation *m, Value src) {

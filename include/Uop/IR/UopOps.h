@@ -54,6 +54,15 @@ OpTy createOp(OpBuilder &builder, Location loc, Args &&...args) {
   OpTy::build(builder, state, std::forward<Args>(args)...);
   return cast<OpTy>(builder.create(state));
 }
+
+/// The seed's ALU set: unary, binary and WHERE (CAST included).
+inline bool isALU(Operation *op) {
+  return isa<RecipOp, CastOp, Exp2Op, Log2Op, SqrtOp, SinOp, AddOp, MulOp, CmpLtOp, CmpNeOp,
+             FloorDivOp, FloorModOp, MaxOp, WhereOp>(op);
+}
+
+/// The seed's MOVEMENT set.
+inline bool isMovement(Operation *op) { return isa<ReshapeOp, ExpandOp, PermuteOp, ShrinkOp>(op); }
 } // namespace mlir::uop
 
 #endif // UOP_IR_UOPOPS_H
