@@ -50,7 +50,7 @@ static void printAxisMap(AsmPrinter &printer, ArrayRef<int64_t> pairs) {
 
 Attribute OptsAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> upcast, tile, local;
-  int64_t thread = -1, unroll = 1, vector = 1;
+  int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0;
   bool gpu = false;
   llvm::SmallSet<StringRef, 8> seen;
   auto parseEntry = [&]() -> ParseResult {
@@ -87,8 +87,10 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(unroll);
     if (key == "vector")
       return parser.parseInteger(vector);
+    if (key == "prefetch")
+      return parser.parseInteger(prefetch);
     return parser.emitError(loc, "unknown opts field '")
-           << key << "' (expected upcast, thread, unroll, tile, gpu, local or vector)";
+           << key << "' (expected upcast, thread, unroll, tile, gpu, local, vector or prefetch)";
   };
   if (parser.parseLess())
     return {};
@@ -97,7 +99,7 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return {};
   }
   return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll, tile, gpu, local,
-                                    vector);
+                                    vector, prefetch);
 }
 
 void OptsAttr::print(AsmPrinter &printer) const {
@@ -123,13 +125,15 @@ void OptsAttr::print(AsmPrinter &printer) const {
   }
   if (getVector() != 1)
     printer << StringRef(sep) << "vector = " << getVector();
+  if (getPrefetch() != 0)
+    printer << StringRef(sep) << "prefetch = " << getPrefetch();
   printer << ">";
 }
 
 LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> upcast, int64_t thread, int64_t unroll,
                                ArrayRef<int64_t> tile, bool gpu, ArrayRef<int64_t> local,
-                               int64_t vector) {
+                               int64_t vector, int64_t prefetch) {
   auto checkMap = [&](StringRef name, ArrayRef<int64_t> pairs) -> LogicalResult {
     if (pairs.size() % 2)
       return emitError() << "opts " << name << " must hold axis/value pairs";
@@ -154,5 +158,7 @@ LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "opts unroll " << unroll << " must be >= 1";
   if (vector < 1 || vector > 1024)
     return emitError() << "opts vector " << vector << " must be in [1, 1024] lanes";
+  if (prefetch < 0 || prefetch > 1024)
+    return emitError() << "opts prefetch " << prefetch << " must be in [0, 1024] iterations";
   return success();
 }

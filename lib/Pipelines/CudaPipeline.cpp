@@ -69,6 +69,7 @@ void mlir::uop::buildUopCudaLinearizeStage(OpPassManager &pm, bool checks) {
   linearize.gpu = true;
   linearize.checks = checks;
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
+  pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
 }
 
 void mlir::uop::buildUopCudaHostStage(OpPassManager &pm, const UopCudaPipelineOptions &options) {
@@ -112,6 +113,7 @@ void mlir::uop::buildUopNVVMStage(OpPassManager &pm, const UopCudaPipelineOption
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true; // one .param .u64 per buffer
   device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  device.addPass(createUopPrefetchToNVVMPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

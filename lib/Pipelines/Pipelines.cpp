@@ -58,6 +58,7 @@ void mlir::uop::buildUopLinearizeStage(OpPassManager &pm, bool checks) {
   UopLinearizePassOptions linearize;
   linearize.checks = checks;
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
+  pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
 }
 
 void mlir::uop::buildUopEmulateLinearizeStage(OpPassManager &pm, bool checks) {
@@ -66,6 +67,7 @@ void mlir::uop::buildUopEmulateLinearizeStage(OpPassManager &pm, bool checks) {
   linearize.emulateBarriers = true;
   linearize.checks = checks;
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
+  pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
   pm.addNestedPass<func::FuncOp>(createUopEmulateGPUPass());
 }
 

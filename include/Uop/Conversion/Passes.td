@@ -137,6 +137,51 @@ def UopEmulateGPUPass : Pass<"uop-emulate-gpu", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
 }
 
+def UopPrefetchPass : Pass<"uop-prefetch", "::mlir::func::FuncOp"> {
+  let summary = "Prefetch the strided global loads of a kernel's innermost loops (`#uop.opts<prefetch = d>`)";
+  let description = [{
+    Applies the `prefetch` field of a linearized kernel's `#uop.opts` (the
+    strategy's choice: `uop-hand-opt target=cuda`, a search, a user's opts;
+    a kernel without it is left alone). In each innermost `scf.for` of the
+    kernel, the loads of a kernel buffer (a function argument) directly in
+    the loop body whose index is linear in the induction variable with a
+    stride of at least a cache line (128 bytes) a step get a
+    `memref.prefetch` of the element `d` iterations ahead, clamped to the
+    last iteration (so the address is one the loop itself reads). Loads of
+    one buffer whose indices differ only by a constant share a prefetch per
+    cache line. Loads with a smaller stride (walking a line element by
+    element) stay as they are: the line is already there for the next
+    iteration.
+
+    On the GPU this is gemm's B[k*N + j]: every iteration of the reduce loop
+    reads a new row of B, an L2 miss that a kernel without shared-memory
+    staging otherwise waits for; `uop-prefetch-to-nvvm` turns the prefetch
+    into PTX's `prefetch.global.L1` (NVPTX drops `llvm.prefetch`). On the CPU
+    `memref.prefetch` becomes `prefetcht0`.
+
+    ```mlir
+    scf.for %k = %c0 to %c8192 step %c1 : i32 {
+      %d = arith.minsi(%c8, %c8191 - %k)
+      memref.prefetch %B[%i + %d * 8192], read, locality<3>, data
+      %b = memref.load %B[%i] ...        // %i = %k * 8192 + %j
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def UopPrefetchToNVVMPass : Pass<"uop-prefetch-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower llvm.intr.prefetch in GPU kernels to nvvm.prefetch (PTX prefetch.global.L1)";
+  let description = [{
+    MemRef's lowering turns `memref.prefetch` into `llvm.intr.prefetch`,
+    which the NVPTX backend drops without a trace. In a `gpu.module` after
+    `convert-gpu-to-nvvm`, this pass replaces each one by an address space
+    cast of its pointer to global memory (kernel buffers are global) and
+    `nvvm.prefetch level = L1` (write prefetches and prefetches for the
+    instruction cache are dropped: PTX has no such hint).
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+}
+
 def UopRangeifyPass : Pass<"uop-rangeify", "::mlir::func::FuncOp"> {
   let summary = "Lower a shaped program (L1) to a kernel graph (L2) storing its value";
   let description = [{

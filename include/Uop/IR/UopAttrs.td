@@ -105,11 +105,19 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
       axis this is a register tile: upcast rows x `lanes` columns of vector
       accumulators, the loads of both operands shared across the tile.
       Default 1: no vector lanes.
+    * `prefetch = d`: in the innermost sequential (reduce) loop of a GPU
+      kernel, each global load that touches a new cache line every iteration
+      (a stride of at least 128 bytes: gemm's B[k*N + j]) is prefetched `d`
+      iterations ahead into L1 (`nvvm.prefetch`; `uop-prefetch` applies it
+      after uop-linearize). It hides the latency of the L2 miss that each
+      such load has, which a kernel without shared-memory staging otherwise
+      waits for. Default 0: none.
 
     ```mlir
     #uop.opts<upcast = {0: 4, 1: 4}, unroll = 4, thread = 0>
     #uop.opts<upcast = {0: 4}, thread = 0, vector = 16>
     #uop.opts<gpu, local = {0: 16, 1: 16}>
+    #uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8>
     ```
   }];
   let parameters = (ins
@@ -119,12 +127,19 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     ArrayRefParameter<"int64_t", "axis/size pairs">:$tile,
     "bool":$gpu,
     ArrayRefParameter<"int64_t", "axis/threads pairs">:$local,
-    DefaultValuedParameter<"int64_t", "1">:$vector);
+    DefaultValuedParameter<"int64_t", "1">:$vector,
+    DefaultValuedParameter<"int64_t", "0">:$prefetch);
   let builders = [
     // The seed's fields, no vector lanes.
     AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
                      "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local), [{
-      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, int64_t(1));
+      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, int64_t(1), int64_t(0));
+    }]>,
+    // The seed's fields and vector lanes, no prefetch.
+    AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
+                     "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local,
+                     "int64_t":$vector), [{
+      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, vector, int64_t(0));
     }]>
   ];
   let hasCustomAssemblyFormat = 1;

@@ -1,0 +1,271 @@
+//===- Prefetch.cpp - prefetch strided loads of innermost loops --*- C++ -*-===//
+//
+// uop-prefetch applies `#uop.opts<prefetch = d>` to a linearized kernel:
+// the loads of its innermost loops that touch a new cache line every
+// iteration are prefetched d iterations ahead. uop-prefetch-to-nvvm gives
+// those prefetches an instruction on the GPU, where NVPTX drops
+// llvm.prefetch.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Uop/Conversion/Passes.h"
+#include "Uop/IR/UopOps.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+
+#include <map>
+
+namespace mlir::uop {
+#define GEN_PASS_DEF_UOPPREFETCHPASS
+#define GEN_PASS_DEF_UOPPREFETCHTONVVMPASS
+#include "Uop/Conversion/Passes.h.inc"
+} // namespace mlir::uop
+
+using namespace mlir;
+using namespace mlir::uop;
+
+namespace {
+
+/// The bytes of a cache line: of the GPU's L1 and L2 (128), a multiple of
+/// the CPU's (64).
+constexpr int64_t kLineBytes = 128;
+
+/// An index as `coef * iv + sum(terms) + cst`, terms loop-invariant values
+/// with their multipliers (sorted, so equal forms compare equal).
+struct LinearIndex {
+  int64_t coef = 0;
+  std::map<Value, int64_t, std::function<bool(Value, Value)>> terms{
+      [](Value a, Value b) { return a.getAsOpaquePointer() < b.getAsOpaquePointer(); }};
+  int64_t cst = 0;
+
+  void add(const LinearIndex &o, int64_t scale) {
+    coef += o.coef * scale;
+    cst += o.cst * scale;
+    for (auto [v, m] : o.terms)
+      terms[v] += m * scale;
+  }
+  /// The part that tells loads of one row apart from another: everything but
+  /// the constant.
+  SmallVector<std::pair<const void *, int64_t>> key() const {
+    SmallVector<std::pair<const void *, int64_t>> k{{nullptr, coef}};
+    for (auto [v, m] : terms)
+      if (m)
+        k.push_back({v.getAsOpaquePointer(), m});
+    return k;
+  }
+};
+
+/// The linear form of `v` in the induction variable of `loop`, or nullopt
+/// when `v` is not an affine function of it (a load, a division, ...).
+/// Iterative depth is bounded: index math is a short chain.
+std::optional<LinearIndex> linearIn(Value v, scf::ForOp loop, int depth = 0) {
+  LinearIndex f;
+  if (depth > 32) {
+    if (!loop.isDefinedOutsideOfLoop(v))
+      return std::nullopt;
+    f.terms[v] = 1;
+    return f;
+  }
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c))) {
+    f.cst = c.getSExtValue();
+    return f;
+  }
+  if (v == loop.getInductionVar()) {
+    f.coef = 1;
+    return f;
+  }
+  // Index math is decomposed down to its atoms (block arguments, other
+  // ops) inside the loop and outside it alike, so that the upcast copies of
+  // one load, each with its own copy of the invariant math, compare equal.
+  Operation *op = v.getDefiningOp();
+  bool invariant = loop.isDefinedOutsideOfLoop(v);
+  auto atom = [&]() -> std::optional<LinearIndex> {
+    if (!invariant)
+      return std::nullopt;
+    f.terms[v] = 1;
+    return f;
+  };
+  if (!op)
+    return atom();
+  // Casts between i32 and index: linearize's index math has nsw flags, so
+  // widening keeps the form.
+  if (isa<arith::IndexCastOp, arith::ExtSIOp>(op)) {
+    if (auto a = linearIn(op->getOperand(0), loop, depth + 1))
+      return a;
+    return atom();
+  }
+  if (isa<arith::AddIOp, arith::SubIOp>(op)) {
+    auto a = linearIn(op->getOperand(0), loop, depth + 1);
+    auto b = linearIn(op->getOperand(1), loop, depth + 1);
+    if (!a || !b)
+      return atom();
+    a->add(*b, isa<arith::SubIOp>(op) ? -1 : 1);
+    return a;
+  }
+  if (isa<arith::MulIOp>(op)) {
+    for (unsigned i = 0; i < 2; ++i)
+      if (matchPattern(op->getOperand(i), m_ConstantInt(&c))) {
+        auto a = linearIn(op->getOperand(1 - i), loop, depth + 1);
+        if (!a)
+          return atom();
+        LinearIndex r;
+        r.add(*a, c.getSExtValue());
+        return r;
+      }
+  }
+  return atom();
+}
+
+/// A load of a kernel buffer directly in a loop body: its buffer, its
+/// single index, how many elements it reads.
+struct BufferLoad {
+  Operation *op;
+  Value memref, index;
+  int64_t width;
+};
+
+std::optional<BufferLoad> asBufferLoad(Operation *op) {
+  BufferLoad l{op, nullptr, nullptr, 1};
+  if (auto load = dyn_cast<memref::LoadOp>(op)) {
+    l.memref = load.getMemref();
+    if (load.getIndices().size() != 1)
+      return std::nullopt;
+    l.index = load.getIndices()[0];
+  } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
+    l.memref = load.getBase();
+    if (load.getIndices().size() != 1 || load.getVectorType().getRank() != 1)
+      return std::nullopt;
+    l.index = load.getIndices()[0];
+    l.width = load.getVectorType().getNumElements();
+  } else {
+    return std::nullopt;
+  }
+  // Kernel buffers only: workgroup and private memory is near already.
+  if (!isa<BlockArgument>(l.memref) ||
+      !isa<func::FuncOp>(cast<BlockArgument>(l.memref).getOwner()->getParentOp()))
+    return std::nullopt;
+  return l;
+}
+
+/// Prefetches the strided buffer loads of `loop` `distance` iterations
+/// ahead; returns how many prefetches it emitted.
+unsigned prefetchLoop(scf::ForOp loop, int64_t distance) {
+  Type ivType = loop.getInductionVar().getType();
+  if (!ivType.isSignlessIntOrIndex())
+    return 0;
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  if (!step || *step <= 0)
+    return 0;
+
+  // Groups of loads of one buffer whose indices differ by a constant, in
+  // the order of their first load.
+  struct Group {
+    int64_t coef, elemBytes;
+    SmallVector<std::pair<int64_t, BufferLoad>> loads; // by constant offset
+  };
+  SmallVector<Group> groups;
+  std::map<std::pair<const void *, SmallVector<std::pair<const void *, int64_t>>>, unsigned>
+      groupOf;
+  for (Operation &op : *loop.getBody()) {
+    std::optional<BufferLoad> l = asBufferLoad(&op);
+    if (!l)
+      continue;
+    std::optional<LinearIndex> f = linearIn(l->index, loop);
+    auto elem = cast<MemRefType>(l->memref.getType()).getElementType();
+    int64_t elemBytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+    if (!f || std::abs(f->coef) * *step * elemBytes < kLineBytes)
+      continue;
+    auto key = std::make_pair(l->memref.getAsOpaquePointer(), f->key());
+    auto [it, inserted] = groupOf.try_emplace(key, groups.size());
+    if (inserted)
+      groups.push_back({f->coef, elemBytes, {}});
+    groups[it->second].loads.push_back({f->cst, *l});
+  }
+  if (groups.empty())
+    return 0;
+
+  // How far ahead this iteration prefetches: d steps, but no further than
+  // the last iteration (ub - 1 - iv >= 0 inside the loop; no overflow).
+  OpBuilder b(loop.getBody(), loop.getBody()->begin());
+  Location loc = loop.getLoc();
+  auto cst = [&](int64_t v) -> Value {
+    if (ivType.isIndex())
+      return arith::ConstantIndexOp::create(b, loc, v);
+    return arith::ConstantIntOp::create(b, loc, ivType, v);
+  };
+  Value left = arith::SubIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, loop.getUpperBound(), cst(1)),
+      loop.getInductionVar());
+  Value ahead = arith::MinSIOp::create(b, loc, cst(distance * *step), left);
+  if (!ivType.isIndex())
+    ahead = arith::IndexCastOp::create(b, loc, b.getIndexType(), ahead);
+
+  unsigned emitted = 0;
+  for (Group &g : groups) {
+    llvm::stable_sort(g.loads, [](auto &x, auto &y) { return x.first < y.first; });
+    int64_t lineElems = std::max<int64_t>(1, kLineBytes / g.elemBytes);
+    int64_t covered = INT64_MIN;
+    for (auto &[offset, l] : g.loads) {
+      if (covered != INT64_MIN && offset + l.width <= covered)
+        continue;
+      // One prefetch for the line at `offset`; the next needed is a line on.
+      covered = offset + lineElems;
+      b.setInsertionPoint(l.op);
+      Value delta = arith::MulIOp::create(b, loc, ahead,
+                                          arith::ConstantIndexOp::create(b, loc, g.coef));
+      Value index = arith::AddIOp::create(b, loc, l.index, delta);
+      memref::PrefetchOp::create(b, loc, l.memref, ValueRange{index}, /*isWrite=*/false,
+                                 /*localityHint=*/3, /*isDataCache=*/true);
+      ++emitted;
+    }
+  }
+  return emitted;
+}
+
+struct UopPrefetchPass : mlir::uop::impl::UopPrefetchPassBase<UopPrefetchPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    auto opts = func->getAttrOfType<OptsAttr>(kOptsAttrName);
+    if (!opts || opts.getPrefetch() == 0)
+      return;
+    SmallVector<scf::ForOp> innermost;
+    func.walk([&](scf::ForOp loop) {
+      bool inner = true;
+      loop.getBody()->walk([&](Operation *op) {
+        if (isa<scf::ForOp, scf::ParallelOp, scf::WhileOp>(op))
+          inner = false;
+      });
+      if (inner)
+        innermost.push_back(loop);
+    });
+    for (scf::ForOp loop : innermost)
+      prefetchLoop(loop, opts.getPrefetch());
+  }
+};
+
+struct UopPrefetchToNVVMPass : mlir::uop::impl::UopPrefetchToNVVMPassBase<UopPrefetchToNVVMPass> {
+  void runOnOperation() override {
+    SmallVector<LLVM::Prefetch> prefetches;
+    getOperation().walk([&](LLVM::Prefetch p) { prefetches.push_back(p); });
+    for (LLVM::Prefetch p : prefetches) {
+      OpBuilder b(p);
+      // A read of data: PTX's prefetch has no write or instruction hint.
+      if (p.getRw() == 0 && p.getCache() == 1) {
+        Value ptr = p.getAddr();
+        auto global = LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/1);
+        if (cast<LLVM::LLVMPointerType>(ptr.getType()).getAddressSpace() == 0)
+          ptr = LLVM::AddrSpaceCastOp::create(b, p.getLoc(), global, ptr);
+        NVVM::PrefetchOp::create(
+            b, p.getLoc(), NVVM::PrefetchCacheLevelAttr::get(b.getContext(),
+                                                             NVVM::PrefetchCacheLevel::L1),
+            /*evictPriority=*/nullptr, ptr, /*predicate=*/nullptr);
+      }
+      p.erase();
+    }
+  }
+};
+
+} // namespace
