@@ -10,6 +10,7 @@
   gemm.py prepare-opts BIN OUTDIR N      here: one bundle per candidate of OPTS (a #uop.opts on
                                          @main overrides the heuristic) at size N
   gemm.py run-opts RUNNER OUTDIR [REPS]  there: times every candidate bundle, one line each
+  gemm.py uir N                          prints the program (for tests)
 """
 import os
 import re
@@ -58,6 +59,14 @@ OPTS = {
     "u8x8_l8x32": "upcast = {0: 8, 1: 8}, gpu, local = {0: 8, 1: 32}",
     "u8x16_l8x8": "upcast = {0: 8, 1: 16}, gpu, local = {0: 8, 1: 8}",
     "u16x8_l8x16": "upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}",
+    "u16x8_l8x16_pf4": "upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 4",
+    "u16x8_l8x16_pf8": "upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8",
+    "u16x8_l8x16_pf16": "upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 16",
+    "u8x8_l8x16_pf8": "upcast = {0: 8, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8",
+    "u8x8_l16x16_pf8": "upcast = {0: 8, 1: 8}, gpu, local = {0: 16, 1: 16}, prefetch = 8",
+    "u8x16_l16x8_pf8": "upcast = {0: 8, 1: 16}, gpu, local = {0: 16, 1: 8}, prefetch = 8",
+    "u16x8_l16x8_pf8": "upcast = {0: 16, 1: 8}, gpu, local = {0: 16, 1: 8}, prefetch = 8",
+    "u8x4_l16x16_pf8": "upcast = {0: 8, 1: 4}, gpu, local = {0: 16, 1: 16}, prefetch = 8",
     "u8x8_l8x16_unroll2": "upcast = {0: 8, 1: 8}, unroll = 2, gpu, local = {0: 8, 1: 16}",
     "u8x8_l8x16_unroll4": "upcast = {0: 8, 1: 8}, unroll = 4, gpu, local = {0: 8, 1: 16}",
     "u4x8_l8x16": "upcast = {0: 4, 1: 8}, gpu, local = {0: 8, 1: 16}",
@@ -150,6 +159,8 @@ def main(argv):
         prepare_opts(argv[2], argv[3], int(argv[4]))
     elif argv[1] == "run-opts":
         run_opts(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 5)
+    elif argv[1] == "uir":
+        sys.stdout.write(gemm_uir(int(argv[2])))
     elif argv[1] == "run":
         run(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 10)
     else:

@@ -7,7 +7,7 @@
 // gpu_opt_choice's 2x2).
 
 // CHECK-LABEL: func.func private @r_1024_1024
-// CHECK-SAME: uop.opts = #uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}>
+// CHECK-SAME: uop.opts = #uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8>
 func.func private @r_1024_1024() -> tensor<1024x1024xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<1048576xf32>
   %b = uop.buffer 1 : tensor<1048576xf32>
