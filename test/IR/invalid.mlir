@@ -500,7 +500,7 @@ func.func @const_shaped_scalar() {
 // -----
 
 func.func @opts_bad_field() {
-  // expected-error @+1 {{unknown opts field 'vectorize' (expected upcast, thread, unroll, tile, gpu, local or vector)}}
+  // expected-error @+1 {{unknown opts field 'vectorize' (expected upcast, thread, unroll, tile, gpu, local, vector or prefetch)}}
   %0 = uop.const {opts = #uop.opts<vectorize = 4>} 1 : i32
   return
 }
@@ -595,5 +595,13 @@ func.func @buffer_int32_max() {
 func.func @reshape_from_overflow(%x: tensor<1099511627776x1099511627776xf32>) {
   // expected-error @+1 {{'uop.reshape' op shape [1099511627776, 1099511627776] of tensor<1099511627776x1099511627776xf32> has more elements than an int64 counts}}
   %0 = uop.reshape %x, [2199023255552, 549755813888] : tensor<1099511627776x1099511627776xf32>
+  return
+}
+
+// -----
+
+func.func @opts_bad_prefetch() {
+  // expected-error @+1 {{opts prefetch -1 must be in [0, 1024] iterations}}
+  %0 = uop.const {opts = #uop.opts<prefetch = -1>} 1 : i32
   return
 }
