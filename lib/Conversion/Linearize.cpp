@@ -1076,8 +1076,11 @@ LogicalResult Emitter::emitAlu(Operation *op) {
   bool isFloat = isFloatDType(in);
   bool isBool = in.isInteger(1);
   auto fm = [&](bool fast) {
+    // reassoc, for LLVM to vectorize the accumulation, but not nsz: with
+    // both, InstCombine also factors sum(c * b[j]) into c * sum(b[j]), which
+    // turns the NaN of inf * b[0] + inf * -b[1] into -inf (found by
+    // scripts/fuzz-diff.sh; test/Integration/CPU/reduce-no-factoring.uir).
     return arith::FastMathFlagsAttr::get(b.getContext(), fast ? arith::FastMathFlags::reassoc |
-                                                                    arith::FastMathFlags::nsz |
                                                                     arith::FastMathFlags::contract
                                                               : arith::FastMathFlags::none);
   };

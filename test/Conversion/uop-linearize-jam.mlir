@@ -24,7 +24,7 @@
 // CHECK: %[[B:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<4096xf32>, vector<16xf32>
 // CHECK: %[[AV:.*]] = vector.broadcast %[[A]] : f32 to vector<16xf32>
 // CHECK: arith.mulf %[[AV]], %[[B]] fastmath<contract> : vector<16xf32>
-// CHECK: arith.addf {{.*}} fastmath<reassoc,nsz,contract> : vector<16xf32>
+// CHECK: arith.addf {{.*}} fastmath<reassoc,contract> : vector<16xf32>
 // CHECK: } {llvm.loop_annotation = #{{.*}}}
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<4096xf32>, vector<16xf32>
 func.func @gemm() -> !uop.void attributes {uop.opts = #uop.opts<vector = 16>} {

@@ -73,7 +73,7 @@ func.func @siblings() -> !uop.void {
 // CHECK-NEXT: %[[ACC:.*]] = memref.alloca() : memref<1xf32>
 // CHECK: scf.for
 // CHECK: arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
-// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc,nsz,contract> : f32
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : f32
 // CHECK: arith.addf %{{.*}}, %{{.*}} : f32
 func.func @threads() -> !uop.void {
   %c4 = uop.const 4 : i32

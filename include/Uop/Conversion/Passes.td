@@ -33,8 +33,10 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
       the dividend is provably non-negative and the divisor a positive
       constant), casts C semantics, `max` is C's `(a > b) ? a : b`;
     * float adds/muls/maxes that accumulate into an `alloc` get
-      `fastmath<reassoc, nsz, contract>` (the seed's `-fassociative-math`),
-      everything else stays IEEE.
+      `fastmath<reassoc, contract>` (the seed's `-fassociative-math`: sums
+      may be reordered, not factored; no `nsz`, with which LLVM would turn
+      sum(c * b[j]) into c * sum(b[j]) and lose a NaN), everything else
+      stays IEEE.
 
     A range that is never ended, or a graph that cannot be scheduled, is an
     error at the op at fault.
