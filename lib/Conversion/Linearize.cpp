@@ -516,8 +516,10 @@ Value Emitter::emitCheck(Location loc, StringRef kind, Value bad, Value value, V
     Value v = laneOf(b, loc, value, jamWidth - 1), w = laneOf(b, loc, bound, jamWidth - 1);
     for (int64_t l = jamWidth - 2; l >= 0; --l) {
       Value lb = vector::ExtractOp::create(b, loc, lanesBad, ArrayRef<int64_t>{l});
-      v = arith::SelectOp::create(b, loc, lb, laneOf(b, loc, value, l), v);
-      w = arith::SelectOp::create(b, loc, lb, laneOf(b, loc, bound, l), w);
+      if (isa<VectorType>(value.getType()))
+        v = arith::SelectOp::create(b, loc, lb, laneOf(b, loc, value, l), v);
+      if (isa<VectorType>(bound.getType()))
+        w = arith::SelectOp::create(b, loc, lb, laneOf(b, loc, bound, l), w);
     }
     value = v, bound = w;
   }
