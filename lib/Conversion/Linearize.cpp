@@ -370,6 +370,8 @@ private:
   VectorType laneType(Type t) { return VectorType::get({jamWidth}, t); }
   /// `v` across the lanes (a lane-invariant scalar is broadcast).
   Value lanesOf(Value v);
+  /// `v` broadcast across the lanes if `like` is a vector, else `v`.
+  Value lanesLike(Value like, Value v) { return isa<VectorType>(like.getType()) ? lanesOf(v) : v; }
   /// The constant vector <0, s, 2s, ...> of i32 or index `t`.
   Value laneSteps(Type t, int64_t s);
   /// A constant of `attr`'s value shaped like `like` (a splat if a vector).
@@ -393,10 +395,14 @@ private:
   std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v);
   /// Emits the record of check `kind` at `loc` failing when `bad` (i1)
   /// holds, with `value` and `bound` (i32): the first failure writes the
-  /// kernel's check record.
-  void emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound);
+  /// kernel's check record. Inside vector lanes `bad`, `value` and `bound`
+  /// may be vectors: the check fails when any lane does, and the record
+  /// names the first failing lane's value and bound. Returns the scalar
+  /// "failed" (i1).
+  Value emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound);
   /// A divisor made safe: checks `y` against 0 (and `x` / `y` against
-  /// INT_MIN / -1) unless proven, and returns 1 where a check fails.
+  /// INT_MIN / -1) unless proven, and returns 1 where a check fails (in
+  /// each failing lane of a vector divisor).
   Value checkDivisor(Operation *op, Value x, Value y);
   void findReductions();
   void findAddressMath();
@@ -478,10 +484,22 @@ std::optional<std::pair<int64_t, int64_t>> Emitter::rangeOf(Value v) {
   return std::nullopt;
 }
 
-void Emitter::emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound) {
+/// Lane `l` of `v`, or `v` itself if it is a scalar (lane-invariant).
+static Value laneOf(OpBuilder &b, Location loc, Value v, int64_t l) {
+  if (!isa<VectorType>(v.getType()))
+    return v;
+  return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l});
+}
+
+Value Emitter::emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound) {
   int64_t id = checkList.size();
   checkList.push_back(b.getDictionaryAttr(
       {b.getNamedAttr("kind", b.getStringAttr(kind)), b.getNamedAttr("loc", LocationAttr(loc))}));
+  // Vector lanes fail together: one branch on whether any lane does, so the
+  // lanes that pass cost a compare and a reduction, no control flow per lane.
+  Value lanesBad = isa<VectorType>(bad.getType()) ? bad : Value();
+  if (lanesBad)
+    bad = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, lanesBad);
   OpBuilder::InsertionGuard guard(b);
   auto ifBad = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
   b.setInsertionPoint(ifBad.thenBlock()->getTerminator());
@@ -492,14 +510,30 @@ void Emitter::emitCheck(Location loc, StringRef kind, Value bad, Value value, Va
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old, zero);
   auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
   b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
+  if (lanesBad) {
+    // The first failing lane's value and bound (the lane the loop's
+    // iterations would have failed at first), picked only on this path.
+    Value v = laneOf(b, loc, value, jamWidth - 1), w = laneOf(b, loc, bound, jamWidth - 1);
+    for (int64_t l = jamWidth - 2; l >= 0; --l) {
+      Value lb = vector::ExtractOp::create(b, loc, lanesBad, ArrayRef<int64_t>{l});
+      if (isa<VectorType>(value.getType()))
+        v = arith::SelectOp::create(b, loc, lb, laneOf(b, loc, value, l), v);
+      if (isa<VectorType>(bound.getType()))
+        w = arith::SelectOp::create(b, loc, lb, laneOf(b, loc, bound, l), w);
+    }
+    value = v, bound = w;
+  }
   Value idPlusOne = arith::ConstantIntOp::create(b, loc, b.getI32Type(), id + 1);
   memref::StoreOp::create(b, loc, idPlusOne, checkRecord, ValueRange{constIndex(1)});
   memref::StoreOp::create(b, loc, value, checkRecord, ValueRange{constIndex(2)});
   memref::StoreOp::create(b, loc, bound, checkRecord, ValueRange{constIndex(3)});
+  return bad;
 }
 
 Value Emitter::checkDivisor(Operation *op, Value x, Value y) {
-  if (!checks || !y.getType().isInteger(32))
+  // A vector divisor (inside the lanes) is checked lane by lane, like the
+  // loop's iterations would be: 0 or INT_MIN / -1 in any lane fails.
+  if (!checks || !getElementTypeOrSelf(y.getType()).isInteger(32))
     return y;
   Location loc = op->getLoc();
   bool mod = isa<FloorModOp>(op);
@@ -507,25 +541,23 @@ Value Emitter::checkDivisor(Operation *op, Value x, Value y) {
   bool mayBeZero = !ry || (ry->first <= 0 && ry->second >= 0);
   bool mayOverflow =
       (!rx || rx->first <= INT32_MIN) && (!ry || (ry->first <= -1 && ry->second >= -1));
+  auto i32 = [&](int64_t v) { return constLike(y, b.getI32IntegerAttr(v)); };
   Value bad;
   if (mayBeZero) {
-    Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-    bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+    bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, i32(0));
     emitCheck(loc, mod ? "mod-zero" : "div-zero", bad, x, y);
   }
   if (mayOverflow) {
-    Value min = arith::ConstantIntOp::create(b, loc, b.getI32Type(), INT32_MIN);
-    Value minusOne = arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1);
-    Value isMin = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, min);
-    Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne);
+    Value isMin = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, i32(INT32_MIN));
+    Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, i32(-1));
     Value overflow = arith::AndIOp::create(b, loc, isMin, isMinusOne);
     emitCheck(loc, mod ? "mod-overflow" : "div-overflow", overflow, x, y);
     bad = bad ? arith::OrIOp::create(b, loc, bad, overflow).getResult() : overflow;
   }
   if (!bad)
     return y;
-  Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
-  return arith::SelectOp::create(b, loc, bad, one, y);
+  // Divisor 1 in every failing lane: the division itself cannot trap.
+  return arith::SelectOp::create(b, loc, bad, i32(1), y);
 }
 
 bool Emitter::positiveConst(Operation *op, unsigned i) {
@@ -926,23 +958,40 @@ LogicalResult Emitter::emitOp(Operation *op) {
     Value i = val(op, 1);
     auto aff = affine.find(srcOp(op, 1));
     bool isLanes = isa<VectorType>(i.getType());
-    if (checks && aff == affine.end() && !isLanes) {
+    // Lane 0's index of an access affine in the lanes (strided loads/stores).
+    Value base = aff != affine.end() ? aff->second.first : Value();
+    int64_t stride = aff != affine.end() ? aff->second.second : 0;
+    if (checks) {
       // In bounds of the memory as declared, unless the bounds analysis
-      // proves it (the affine indices of rangeify always are).
+      // proves it (the affine indices of rangeify always are). The analysis
+      // ranges over the uop graph, whose values hold every iteration of
+      // the lanes' loop: a proven index is proven in every lane.
       Operation *root = rootMemory(op);
       int64_t n = root ? getNumElements(root->getResult(0).getType()) : 0;
       auto r = rangeOf(index.getIndices()[0]);
       if (!root || !r || r->first < 0 || r->second >= n) {
+        // A vector of lane indices: every lane in [0, n).
         Value bound = arith::ConstantIntOp::create(b, loc, b.getI32Type(), n);
-        Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, i, bound);
-        emitCheck(loc, "index", bad, i, bound);
-        Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-        i = arith::SelectOp::create(b, loc, bad, zero, i);
+        Value bad =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, i, lanesLike(i, bound));
+        Value anyBad = emitCheck(loc, "index", bad, i, bound);
+        Value zero = constLike(i, b.getI32IntegerAttr(0));
+        if (base && stride >= 0 && (jamWidth - 1) * stride < n) {
+          // Lanes from 0 are all in bounds: the access stays one vector
+          // access, from 0 when a lane fails.
+          Value zero0 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+          base = arith::SelectOp::create(b, loc, anyBad, zero0, base);
+        } else {
+          // Each failing lane reads (writes) element 0 instead, lane by lane.
+          i = arith::SelectOp::create(b, loc, bad, zero, i);
+          base = Value();
+          isLanes = isa<VectorType>(i.getType());
+        }
       }
     }
-    if (aff != affine.end()) {
-      p.idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), aff->second.first);
-      p.stride = aff->second.second;
+    if (base) {
+      p.idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), base);
+      p.stride = stride;
     } else if (isLanes) {
       p.lanes = arith::IndexCastOp::create(b, loc, laneType(b.getIndexType()), i);
     } else {

@@ -72,9 +72,17 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
     kernel's check record, an extra last argument `memref<4xi32>` (words:
     failures, id + 1, value, bound; the first failure wins), and the access
     is made safe (index 0, divisor 1), so that the run ends and the runtime
-    reports the failure. The kernel's `uop.checks` attribute lists its checks
-    by id: `{kind = "index" | "div-zero" | "mod-zero" | "div-overflow" |
-    "mod-overflow", loc = <the op's location>}`.
+    reports the failure. Inside vector lanes (`#uop.opts<vector = W>`) an
+    unproven index (a vector of lane indices, or affine in the lanes) and a
+    vector divisor are checked in every lane: a vector compare, and
+    `vector.reduction <or>` branches to the record, which names the first
+    failing lane's value and bound; each failing lane gets index 0 or
+    divisor 1 before the access or the division (an affine access stays one
+    vector access, from 0, where the lanes' span fits the memory). Proven
+    indices are proven in every lane (the analysis runs on the uop graph)
+    and carry no check there either. The kernel's `uop.checks` attribute
+    lists its checks by id: `{kind = "index" | "div-zero" | "mod-zero" |
+    "div-overflow" | "mod-overflow", loc = <the op's location>}`.
 
     ```mlir
     // before: C[i] = A[i] + 1.0 for i < 16
@@ -102,7 +110,8 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
            "uop-emulate-gpu to run on the CPU (other kernels as on the CPU)">,
     Option<"checks", "checks", "bool", /*default=*/"true",
            "Check indices and divisors the bounds analysis cannot prove safe "
-           "at run time (an error record as the kernel's last argument)">];
+           "at run time, in every lane of a vector (an error record as the "
+           "kernel's last argument)">];
 }
 
 def UopEmulateGPUPass : Pass<"uop-emulate-gpu", "::mlir::func::FuncOp"> {

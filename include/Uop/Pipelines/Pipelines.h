@@ -51,7 +51,8 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
       llvm::cl::init(false)};
   PassOptions::Option<bool> checks{
       *this, "checks",
-      llvm::cl::desc("uop-linearize: check indices and divisors not proven safe at run time"),
+      llvm::cl::desc("uop-linearize: check indices and divisors not proven safe at run time "
+                     "(in every vector lane)"),
       llvm::cl::init(true)};
 };
 
