@@ -60,7 +60,9 @@ struct ShapedBuilder {
       acc = arith::AddFOp::create(b, arith::MulFOp::create(b, acc, x, contract()), c, contract());
     return acc;
   }
-  Value select(Value cond, Value t, Value f) const { return arith::SelectOp::create(b, cond, t, f); }
+  Value select(Value cond, Value t, Value f) const {
+    return arith::SelectOp::create(b, cond, t, f);
+  }
   Value cmp(arith::CmpFPredicate p, Value x, Value y) const {
     return arith::CmpFOp::create(b, p, x, y);
   }
@@ -81,8 +83,7 @@ static bool isExpandable(Type type, bool &f16) {
 
 /// f16 ops compute in f32 and round the result back (the seed's C
 /// promotes half to float in exp2/log2 the same way).
-template <typename OpTy>
-static LogicalResult promoteF16(OpTy op, PatternRewriter &rewriter) {
+template <typename OpTy> static LogicalResult promoteF16(OpTy op, PatternRewriter &rewriter) {
   ImplicitLocOpBuilder b(op.getLoc(), rewriter);
   ShapedBuilder s{b, dyn_cast<VectorType>(op.getType())};
   Value wide = arith::ExtFOp::create(b, s.like(b.getF32Type()), op.getOperand());
@@ -166,8 +167,7 @@ struct ExpandLog2 : OpRewritePattern<math::Log2Op> {
     // so that |(m-1)/(m+1)| <= 0.1716.
     Value bits = s.bitcast(xs, i32);
     Value e = arith::SubIOp::create(
-        b,
-        arith::AndIOp::create(b, arith::ShRUIOp::create(b, bits, s.i32(23)), s.i32(0xff)),
+        b, arith::AndIOp::create(b, arith::ShRUIOp::create(b, bits, s.i32(23)), s.i32(0xff)),
         s.i32(127));
     Value mbits =
         arith::OrIOp::create(b, arith::AndIOp::create(b, bits, s.i32(0x7fffff)), s.i32(0x3f800000));
@@ -198,8 +198,7 @@ struct ExpandLog2 : OpRewritePattern<math::Log2Op> {
     float inf = std::numeric_limits<float>::infinity();
     r = s.select(s.cmp(P::OEQ, x, s.f32(inf)), s.f32(inf), r);
     r = s.select(s.cmp(P::OEQ, x, s.f32(0.0f)), s.f32(-inf), r);
-    r = s.select(s.cmp(P::ULT, x, s.f32(0.0f)),
-                 s.f32(std::numeric_limits<float>::quiet_NaN()), r);
+    r = s.select(s.cmp(P::ULT, x, s.f32(0.0f)), s.f32(std::numeric_limits<float>::quiet_NaN()), r);
     rewriter.replaceOp(op, r);
     return success();
   }
