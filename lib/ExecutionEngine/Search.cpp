@@ -44,8 +44,9 @@ namespace rt = ::uop::rt;
 
 /// Bumped whenever a cached winner may no longer be what a search would
 /// find for the same kernel (candidates, codegen), or the entry's form
-/// changes.
-static constexpr const char *kSearchFormat = "uop-search 1";
+/// changes. 2: exp2/log2 became inline arithmetic (uop-expand-math), which
+/// changes what the fastest opts of a kernel using them are.
+static constexpr const char *kSearchFormat = "uop-search 2";
 
 namespace {
 

@@ -78,6 +78,10 @@ void mlir::uop::buildUopHostStage(OpPassManager &pm, const UopCpuPipelineOptions
 }
 
 void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
+  // exp2/log2 as arithmetic: LLVM has no vector libm mapping of them on
+  // x86, so they would be scalar calls that keep their loops from
+  // vectorizing. First, so that its constants are CSE'd and hoisted.
+  pm.addPass(createUopExpandMathPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // THREAD ranges: scf.parallel -> omp.parallel + omp.wsloop, or serial loops.

@@ -60,6 +60,10 @@ LogicalResult rangeifyFunction(func::FuncOp func,
 /// and the uop ops' canonicalizations.
 FrozenRewritePatternSet getRangeifySimplifyPatterns(MLIRContext *ctx);
 
+/// The patterns of uop-expand-math: math.exp2 and math.log2 on f32 and f16
+/// (scalars and fixed vectors) as vectorizable arith ops.
+void populateUopExpandMathPatterns(RewritePatternSet &patterns);
+
 /// One argument of a lowered host function, and the calling convention of a
 /// kernelized program's host function once lowered by uop-lower-host: its
 /// buffers in order (inputs, outputs, then temporaries, which are arguments

@@ -5,6 +5,37 @@
 
 include "mlir/Pass/PassBase.td"
 
+def UopExpandMathPass : Pass<"uop-expand-math"> {
+  let summary = "Expand math.exp2 and math.log2 (f32, f16 via f32) into vectorizable arithmetic";
+  let description = [{
+    The CPU lowering (`uop-cpu-pipeline`, `--target=cpu` and `emulate`)
+    turns `math.exp2`/`math.log2` into `llvm.intr.exp2`/`llvm.intr.log2`,
+    which x86 has no vector form of: LLVM scalarizes a vector exp2 into one
+    libm call per lane and does not vectorize a loop around a scalar one
+    (softmax, attention). This pass replaces them, on f32 and f16 scalars
+    and vectors, by plain arith ops that vectorize (the seed's C gets the
+    same from libm, correctly rounded; these are within about 1 ulp):
+
+    * `exp2(x)`: x is clamped to [-151, 129] (+-inf and overflow then come
+      out of the arithmetic as inf and 0); n = round(x) by adding 1.5*2^23,
+      whose low bits are then n as an integer; 2^(x - n), x - n in
+      [-0.5, 0.5], is a degree-6 minimax polynomial (SLEEF's exp2f); the
+      scale 2^n is two multiplications by 2^(n>>1) and 2^(n - (n>>1)), so
+      that results below 2^-126 round once into denormals (no flush to
+      zero). NaN stays NaN. Max error about 1.1 ulp.
+    * `log2(x)`: denormals are scaled by 2^64; x = 2^e * m with m in
+      [sqrt(1/2), sqrt(2)); log2(m) = 2/ln2 * atanh((m-1)/(m+1)) is an odd
+      series evaluated in f64 (the only f64 ops: m, the series, and the sum
+      with e), so that the f32 result is rounded once (<= 0.5 ulp + 2^-29).
+      log2(+-0) = -inf, log2(x < 0) = NaN, log2(inf) = inf, NaN stays NaN.
+
+    f16 is extended to f32 and the result truncated back (what the seed's
+    C does). Other element types keep the math op. The CUDA pipeline keeps
+    its own lowering (libdevice / ex2.approx).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
+}
+
 def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
   let summary = "Schedule a kernel graph (L2) into scf loops over memrefs (L3)";
   let description = [{
