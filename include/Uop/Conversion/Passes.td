@@ -322,7 +322,10 @@ def UopToGPUPass : Pass<"uop-to-gpu", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"moduleName", "module-name", "std::string", /*default=*/"\"uop_kernels\"",
-           "Name of the gpu.module that holds the kernels">];
+           "Name of the gpu.module that holds the kernels">,
+    Option<"tempsAsArgs", "temps-as-args", "bool", /*default=*/"false",
+           "Global scratch buffers are new last arguments of the host (as "
+           "uop-lower-host's temps-as-args) instead of being allocated in it">];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::gpu::GPUDialect",
