@@ -296,17 +296,17 @@ static FailureOr<Kernel> analyze(func::FuncOp func) {
 /// The linear id of the current thread in `k`'s launch, 0 to threads - 1:
 /// (block id, row-major z y x) * threads a block + thread id (z y x).
 static Value linearThreadId(OpBuilder &b, Location loc, const Kernel &k) {
+  auto flags = arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
   Value id;
+  // id = id * size + x, digit by digit (the slowest first).
   auto add = [&](Value x, int64_t size) {
-    Value scaled = id ? arith::MulIOp::create(b, loc, id, arith::ConstantIndexOp::create(b, loc, size),
-                                              arith::IntegerOverflowFlags::nsw |
-                                                  arith::IntegerOverflowFlags::nuw)
-                            .getResult()
-                      : Value();
-    id = scaled ? arith::AddIOp::create(b, loc, scaled, x, arith::IntegerOverflowFlags::nsw |
-                                                               arith::IntegerOverflowFlags::nuw)
-                      .getResult()
-                : x;
+    if (!id) {
+      id = x;
+      return;
+    }
+    Value scaled =
+        arith::MulIOp::create(b, loc, id, arith::ConstantIndexOp::create(b, loc, size), flags);
+    id = arith::AddIOp::create(b, loc, scaled, x, flags);
   };
   for (int d = 2; d >= 0; --d)
     if (k.grid[d] > 1)
@@ -437,18 +437,16 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
   Value tid = linearThreadId(b, loc, k);
   for (auto [j, a] : llvm::enumerate(k.scratch)) {
     Value buffer = gpuEntry.getArgument(numArgs + j);
+    auto flags = arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
     Value slice = arith::MulIOp::create(
-        b, loc, tid, arith::ConstantIndexOp::create(b, loc, a.getType().getNumElements()),
-        arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw);
+        b, loc, tid, arith::ConstantIndexOp::create(b, loc, a.getType().getNumElements()), flags);
     for (OpOperand &use : llvm::make_early_inc_range(a->getUses())) {
       Operation *user = use.getOwner();
       // isScratchable: a load, store or atomic by one index.
       MutableOperandRange indices = *accessIndices(user, a);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(user);
-      Value i = arith::AddIOp::create(b, user->getLoc(), slice, indices[0].get(),
-                                      arith::IntegerOverflowFlags::nsw |
-                                          arith::IntegerOverflowFlags::nuw);
+      Value i = arith::AddIOp::create(b, user->getLoc(), slice, indices[0].get(), flags);
       indices[0].set(i);
       use.set(buffer);
     }
