@@ -13,10 +13,13 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPTOGPUPASS
@@ -34,6 +37,17 @@ constexpr int64_t kMaxBlock[3] = {1024, 1024, 64};
 constexpr int64_t kMaxThreads = 1024;
 /// CUDA's local memory per thread (compute capability 2.0 and later).
 constexpr int64_t kMaxLocalBytes = 512 * 1024;
+/// The per-thread memory a kernel keeps in local memory; larger allocs move
+/// to global scratch memory. The driver reserves a kernel's local memory for
+/// every thread the GPU can hold at once (an H200: 132 SMs x 2048 threads),
+/// so 16 KiB a thread already reserves about 4 GiB and 512 KiB all of an
+/// H200's memory, whatever the launch; a scratch buffer is as large as the
+/// launch's threads need. Below this, local memory is the better home: it is
+/// interleaved across a warp's threads (coalesced), the slices of a scratch
+/// buffer are not, and small accumulators become registers.
+constexpr int64_t kLocalBudgetBytes = 16 * 1024;
+/// The most global scratch memory a kernel may use (all its threads).
+constexpr int64_t kMaxScratchBytes = int64_t(4) << 30;
 
 /// A kernel and its launch configuration (x, y, z), read off its GPU-mapped
 /// parallel loops.
@@ -43,7 +57,132 @@ struct Kernel {
   int64_t block[3] = {1, 1, 1};
   /// Each GPU loop and the id that replaces it.
   SmallVector<std::pair<scf::ParallelOp, gpu::Processor>> loops;
+  /// Per-thread allocas in global scratch memory, in kernel order: each is a
+  /// slice of its own scratch buffer (scratchTypes: one slice per thread of
+  /// the launch), a new last parameter of the kernel.
+  SmallVector<memref::AllocaOp> scratch;
+  SmallVector<MemRefType> scratchTypes;
+
+  /// The threads of a launch (grid x block), or nullopt past 2^63.
+  std::optional<int64_t> threads() const {
+    int64_t n = 1;
+    for (int64_t d : {grid[0], grid[1], grid[2], block[0], block[1], block[2]})
+      if (llvm::MulOverflow(n, d, n))
+        return std::nullopt;
+    return n;
+  }
 };
+
+/// Bytes of one element of a buffer.
+static int64_t elementBytes(Type t) {
+  if (auto v = dyn_cast<VectorType>(t))
+    return v.getNumElements() * elementBytes(v.getElementType());
+  return t.isIntOrFloat() ? std::max<int64_t>(1, t.getIntOrFloatBitWidth() / 8) : 8;
+}
+
+/// The indices of an access of memory `mem` by `op` (a load, store or
+/// atomic of uop-linearize), or nullopt for any other use of `mem`.
+static std::optional<MutableOperandRange> accessIndices(Operation *op, Value mem) {
+  if (auto load = dyn_cast<memref::LoadOp>(op); load && load.getMemRef() == mem)
+    return load.getIndicesMutable();
+  if (auto store = dyn_cast<memref::StoreOp>(op); store && store.getMemRef() == mem)
+    return store.getIndicesMutable();
+  if (auto load = dyn_cast<vector::LoadOp>(op); load && load.getBase() == mem)
+    return load.getIndicesMutable();
+  if (auto store = dyn_cast<vector::StoreOp>(op); store && store.getBase() == mem)
+    return store.getIndicesMutable();
+  if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op); rmw && rmw.getMemref() == mem)
+    return rmw.getIndicesMutable();
+  return std::nullopt;
+}
+
+/// Whether `alloca` can be a slice of a scratch buffer: flat, of a dtype a
+/// runtime allocates, and only loaded, stored and updated by one index.
+static bool isScratchable(memref::AllocaOp alloca) {
+  MemRefType t = alloca.getType();
+  if (t.getRank() != 1 || !t.getLayout().isIdentity() || alloca->getNumOperands() != 0 ||
+      !toRuntimeDType(t.getElementType()))
+    return false;
+  return llvm::all_of(alloca->getUses(), [&](OpOperand &use) {
+    std::optional<MutableOperandRange> indices = accessIndices(use.getOwner(), alloca);
+    return indices && indices->size() == 1;
+  });
+}
+
+/// Decides where `k`'s per-thread memory (uop.alloc) lives: local memory
+/// while it fits kLocalBudgetBytes, else its largest allocas move to global
+/// scratch memory until the rest fits. Scratch memory for more than
+/// kMaxScratchBytes falls back to local memory where that fits CUDA's
+/// limit; else it is an error at the largest alloca.
+static LogicalResult placePerThreadMemory(Kernel &k) {
+  struct Local {
+    memref::AllocaOp op;
+    int64_t bytes;
+  };
+  SmallVector<Local> locals, movable;
+  int64_t localBytes = 0;
+  k.func.walk([&](memref::AllocaOp a) {
+    MemRefType t = a.getType();
+    if (isa_and_nonnull<gpu::AddressSpaceAttr>(t.getMemorySpace()) || !t.hasStaticShape())
+      return;
+    Local l{a, t.getNumElements() * elementBytes(t.getElementType())};
+    localBytes += l.bytes;
+    locals.push_back(l);
+    if (isScratchable(a))
+      movable.push_back(l);
+  });
+  if (locals.empty())
+    return success();
+  // Largest first (in kernel order among equals).
+  llvm::stable_sort(movable, [](const Local &x, const Local &y) { return x.bytes > y.bytes; });
+  int64_t allBytes = localBytes, scratchBytes = 0;
+  SmallVector<memref::AllocaOp> scratch;
+  for (const Local &l : movable) {
+    if (localBytes <= kLocalBudgetBytes)
+      break;
+    scratch.push_back(l.op);
+    localBytes -= l.bytes;
+    scratchBytes += l.bytes;
+  }
+  int64_t total = 0;
+  std::optional<int64_t> threads = k.threads();
+  bool overflow = !threads || llvm::MulOverflow(scratchBytes, *threads, total);
+  if (!scratch.empty() && (overflow || total > kMaxScratchBytes)) {
+    if (allBytes <= kMaxLocalBytes)
+      return success(); // all of it in local memory, as it fits
+    InFlightDiagnostic d = scratch.front().emitOpError("uop-to-gpu: ")
+                           << allBytes << " bytes of per-thread memory (uop.alloc) exceed the "
+                           << kMaxLocalBytes / 1024 << " KiB of local memory CUDA gives a thread, "
+                           << "and global scratch memory for " << scratchBytes
+                           << " bytes a thread in a launch of " << k.grid[0] << "x" << k.grid[1]
+                           << "x" << k.grid[2] << " blocks of " << k.block[0] << "x" << k.block[1]
+                           << "x" << k.block[2] << " threads would be ";
+    if (overflow)
+      d << "more than 2^63 bytes";
+    else
+      d << total << " bytes";
+    return d << ", more than the " << (kMaxScratchBytes >> 30) << " GiB uop allows";
+  }
+  if (localBytes > kMaxLocalBytes) {
+    // What stays is not scratchable (not a flat buffer of loads and stores).
+    Local *largest = nullptr;
+    for (Local &l : locals)
+      if (!llvm::is_contained(scratch, l.op) && (!largest || l.bytes > largest->bytes))
+        largest = &l;
+    return largest->op.emitOpError("uop-to-gpu: ")
+           << localBytes << " bytes of per-thread memory (uop.alloc), but CUDA gives a thread "
+           << "at most " << kMaxLocalBytes / 1024 << " KiB of local memory";
+  }
+  // Kernel order, so that the parameters follow the program.
+  for (Local &l : locals)
+    if (llvm::is_contained(scratch, l.op)) {
+      MemRefType t = l.op.getType();
+      k.scratch.push_back(l.op);
+      k.scratchTypes.push_back(
+          MemRefType::get({*threads * t.getNumElements()}, t.getElementType()));
+    }
+  return success();
+}
 
 static const char *processorName(gpu::Processor p) {
   static const char *names[] = {"block_x",  "block_y",  "block_z",   "thread_x",
@@ -79,24 +218,6 @@ static FailureOr<Kernel> analyze(func::FuncOp func) {
     return func.emitOpError("uop-to-gpu: the kernel is not linearized (run "
                             "uop-linearize{gpu=true} first): found ")
            << notLinear->getName();
-
-  // Per-thread memory is CUDA's local memory: at most 512 KiB a thread.
-  // (The CPU puts a large alloc on the heap; a GPU kernel cannot allocate.)
-  int64_t localBytes = 0;
-  memref::AllocaOp largest;
-  func.walk([&](memref::AllocaOp a) {
-    MemRefType t = a.getType();
-    if (isa_and_nonnull<gpu::AddressSpaceAttr>(t.getMemorySpace()) || !t.hasStaticShape())
-      return;
-    int64_t bytes = t.getNumElements() * std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
-    localBytes += bytes;
-    if (!largest || bytes > largest.getType().getNumElements())
-      largest = a;
-  });
-  if (localBytes > kMaxLocalBytes)
-    return largest.emitOpError("uop-to-gpu: ")
-           << localBytes << " bytes of per-thread memory (uop.alloc), but CUDA gives a thread "
-           << "at most " << kMaxLocalBytes / 1024 << " KiB of local memory";
 
   // Count the ranges of each kind first: more than 3 of a kind is the one
   // error a seed program can make.
@@ -167,7 +288,33 @@ static FailureOr<Kernel> analyze(func::FuncOp func) {
   if (threads > kMaxThreads)
     return func.emitOpError("uop-to-gpu: a block of ")
            << threads << " threads exceeds CUDA's " << kMaxThreads;
+  if (failed(placePerThreadMemory(k)))
+    return failure();
   return k;
+}
+
+/// The linear id of the current thread in `k`'s launch, 0 to threads - 1:
+/// (block id, row-major z y x) * threads a block + thread id (z y x).
+static Value linearThreadId(OpBuilder &b, Location loc, const Kernel &k) {
+  auto flags = arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
+  Value id;
+  // id = id * size + x, digit by digit (the slowest first).
+  auto add = [&](Value x, int64_t size) {
+    if (!id) {
+      id = x;
+      return;
+    }
+    Value scaled =
+        arith::MulIOp::create(b, loc, id, arith::ConstantIndexOp::create(b, loc, size), flags);
+    id = arith::AddIOp::create(b, loc, scaled, x, flags);
+  };
+  for (int d = 2; d >= 0; --d)
+    if (k.grid[d] > 1)
+      add(gpu::BlockIdOp::create(b, loc, static_cast<gpu::Dimension>(d)), k.grid[d]);
+  for (int d = 2; d >= 0; --d)
+    if (k.block[d] > 1)
+      add(gpu::ThreadIdOp::create(b, loc, static_cast<gpu::Dimension>(d)), k.block[d]);
+  return id ? id : arith::ConstantIndexOp::create(b, loc, 0).getResult();
 }
 
 static bool isWorkgroup(MemRefType t) {
@@ -198,10 +345,14 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
     return func.emitOpError("uop-to-gpu: workgroup memory must be statically shaped "
                             "allocas at the kernel's entry");
 
+  // The kernel's buffers, then the scratch buffers of its large per-thread
+  // allocas.
+  SmallVector<Type> params(func.getArgumentTypes());
+  llvm::append_range(params, k.scratchTypes);
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(gpuModule.getBody());
-  auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(), func.getFunctionType(),
-                                        sharedTypes, {});
+  auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
+                                        FunctionType::get(ctx, params, {}), sharedTypes, {});
   gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   auto dims = [&](const int64_t(&d)[3]) {
     return b.getDenseI32ArrayAttr({(int32_t)d[0], (int32_t)d[1], (int32_t)d[2]});
@@ -229,13 +380,18 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
     if (!written)
       gpuFunc.setArgAttr(i, LLVM::LLVMDialect::getReadonlyAttrName(), b.getUnitAttr());
   }
+  // A scratch buffer is the runtime's own allocation too.
+  unsigned numArgs = func.getNumArguments(), numScratch = k.scratch.size();
+  for (unsigned i = numArgs; i < numArgs + numScratch; ++i) {
+    gpuFunc.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
+    gpuFunc.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), b.getI64IntegerAttr(16));
+  }
 
   Block &gpuEntry = gpuFunc.getBody().front();
-  unsigned numArgs = func.getNumArguments();
   for (unsigned i = 0; i < numArgs; ++i)
     entry.getArgument(i).replaceAllUsesWith(gpuEntry.getArgument(i));
   for (auto [i, a] : llvm::enumerate(shared)) {
-    a.getResult().replaceAllUsesWith(gpuEntry.getArgument(numArgs + i));
+    a.getResult().replaceAllUsesWith(gpuEntry.getArgument(numArgs + numScratch + i));
     a.erase();
   }
   gpuEntry.getOperations().splice(gpuEntry.end(), entry.getOperations());
@@ -270,12 +426,39 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
   });
   for (memref::AllocaOp a : llvm::reverse(allocas))
     a->moveBefore(&gpuEntry, gpuEntry.begin());
+
+  // Large per-thread allocas: each thread's slice of a scratch buffer, at
+  // the thread's linear id in the launch (every thread runs the whole body,
+  // so every thread of the grid needs its own).
+  if (k.scratch.empty())
+    return success();
+  Location loc = func.getLoc();
+  b.setInsertionPointToStart(&gpuEntry);
+  Value tid = linearThreadId(b, loc, k);
+  for (auto [j, a] : llvm::enumerate(k.scratch)) {
+    Value buffer = gpuEntry.getArgument(numArgs + j);
+    auto flags = arith::IntegerOverflowFlags::nsw | arith::IntegerOverflowFlags::nuw;
+    Value slice = arith::MulIOp::create(
+        b, loc, tid, arith::ConstantIndexOp::create(b, loc, a.getType().getNumElements()), flags);
+    for (OpOperand &use : llvm::make_early_inc_range(a->getUses())) {
+      Operation *user = use.getOwner();
+      // isScratchable: a load, store or atomic by one index.
+      MutableOperandRange indices = *accessIndices(user, a);
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(user);
+      Value i = arith::AddIOp::create(b, user->getLoc(), slice, indices[0].get(), flags);
+      indices[0].set(i);
+      use.set(buffer);
+    }
+    a.erase();
+  }
   return success();
 }
 
 } // namespace
 
-LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleName) {
+LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleName,
+                                             bool tempsAsArgs) {
   MLIRContext *ctx = module.getContext();
   SmallVector<Kernel> kernels;
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -331,7 +514,63 @@ LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleNa
   }
   module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(), UnitAttr::get(ctx));
 
+  // A host adds an argument for a scratch buffer: it must be a function
+  // nobody calls.
+  for (Kernel &k : kernels) {
+    if (k.scratch.empty() || !tempsAsArgs)
+      continue;
+    for (func::CallOp call : calls.lookup(k.func.getName())) {
+      auto host = call->getParentOfType<func::FuncOp>();
+      if (!host || !SymbolTable::symbolKnownUseEmpty(host, module))
+        return call.emitOpError("uop-to-gpu: kernel '")
+               << k.func.getName() << "' needs global scratch memory, an argument of its "
+               << "caller, but the caller is not a host function nobody calls";
+    }
+  }
+
   OpBuilder b(ctx);
+  // The scratch buffers of each host (by kernel): one for all of a kernel's
+  // launches, which run one after another.
+  DenseMap<std::pair<Operation *, Operation *>, SmallVector<Value>> hostScratch;
+  auto scratchOf = [&](func::FuncOp host, const Kernel &k) -> SmallVector<Value> {
+    func::FuncOp kernel = k.func;
+    SmallVector<Value> &buffers = hostScratch[{host, kernel}];
+    if (!buffers.empty() || k.scratchTypes.empty())
+      return buffers;
+    OpBuilder::InsertionGuard guard(b);
+    Location loc = host.getLoc();
+    b.setInsertionPointToStart(&host.getBody().front());
+    for (MemRefType type : k.scratchTypes) {
+      if (tempsAsArgs) {
+        // A temporary the runtime allocates (uop-lower-host's temps-as-args).
+        unsigned n = host.getNumArguments();
+        DictionaryAttr attrs = b.getDictionaryAttr(
+            b.getNamedAttr(kScratchArgAttrName, b.getStringAttr(kernel.getName())));
+        (void)host.insertArgument(n, type, attrs, kernel.getLoc());
+        buffers.push_back(host.getArgument(n));
+        auto append = [&](StringRef name, int64_t v) {
+          if (auto list = host->getAttrOfType<DenseI64ArrayAttr>(name)) {
+            SmallVector<int64_t> values(list.asArrayRef());
+            values.push_back(v);
+            host->setAttr(name, b.getDenseI64ArrayAttr(values));
+          }
+        };
+        append(kHostArgsAttrName, HostArg::Temp);
+        append(kHostSlotsAttrName, -1);
+        continue;
+      }
+      // Allocated by the host for its run (in order, at its start), as
+      // uop-lower-host's temporaries.
+      buffers.push_back(memref::AllocOp::create(b, loc, type));
+    }
+    if (!tempsAsArgs)
+      host.walk([&](func::ReturnOp ret) {
+        b.setInsertionPoint(ret);
+        for (Value mem : buffers)
+          memref::DeallocOp::create(b, loc, mem);
+      });
+    return buffers;
+  };
   for (Kernel &k : kernels) {
     func::FuncOp func = k.func;
     std::string name = func.getName().str();
@@ -343,7 +582,9 @@ LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleNa
     if (failed(buildGPUFunc(k, gpuModule)))
       return failure();
     auto kernelRef = SymbolRefAttr::get(ctx, moduleName, {FlatSymbolRefAttr::get(ctx, name)});
-    auto launch = [&](Location at, ValueRange operands) {
+    auto launch = [&](Location at, ValueRange buffers, ValueRange scratch) {
+      SmallVector<Value> operands(buffers);
+      llvm::append_range(operands, scratch);
       llvm::SmallDenseMap<int64_t, Value> consts;
       auto c = [&](int64_t v) -> Value {
         Value &x = consts[v];
@@ -360,8 +601,9 @@ LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleNa
     auto it = calls.find(name);
     if (it != calls.end()) {
       for (func::CallOp call : it->second) {
+        SmallVector<Value> scratch = scratchOf(call->getParentOfType<func::FuncOp>(), k);
         b.setInsertionPoint(call);
-        launch(call.getLoc(), call.getOperands());
+        launch(call.getLoc(), call.getOperands(), scratch);
         call.erase();
       }
       func.erase();
@@ -379,8 +621,14 @@ LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleNa
     func.erase();
     Block *body = host.addEntryBlock();
     b.setInsertionPointToStart(body);
-    launch(loc, body->getArguments());
-    func::ReturnOp::create(b, loc);
+    auto ret = func::ReturnOp::create(b, loc);
+    SmallVector<Value> scratch = scratchOf(host, k);
+    // After the host's allocations, before their deallocations.
+    if (!scratch.empty() && !tempsAsArgs)
+      b.setInsertionPointAfter(scratch.back().getDefiningOp());
+    else
+      b.setInsertionPoint(ret);
+    launch(loc, body->getArguments().take_front(type.getNumInputs()), scratch);
   }
   return success();
 }
@@ -389,7 +637,7 @@ namespace {
 struct UopToGPUPass : mlir::uop::impl::UopToGPUPassBase<UopToGPUPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(convertKernelsToGPU(getOperation(), moduleName)))
+    if (failed(convertKernelsToGPU(getOperation(), moduleName, tempsAsArgs)))
       signalPassFailure();
   }
 };

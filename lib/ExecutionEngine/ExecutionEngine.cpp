@@ -314,6 +314,26 @@ static LogicalResult recordGpuLaunches(func::FuncOp main, rt::HostPlan &plan) {
   return success();
 }
 
+/// The host arguments uop-to-gpu added after the plan's (the global scratch
+/// buffers of large per-thread allocs): temporaries of the plan, which the
+/// runtime allocates once, as the others.
+static LogicalResult addScratchArgs(func::FuncOp main, rt::HostPlan &plan) {
+  if (main.getNumArguments() < plan.args.size())
+    return emitError(main.getLoc(), "the host takes ")
+           << main.getNumArguments() << " buffers, but its plan has " << plan.args.size();
+  for (unsigned i = plan.args.size(), e = main.getNumArguments(); i < e; ++i) {
+    auto type = dyn_cast<MemRefType>(main.getArgumentTypes()[i]);
+    std::optional<rt::DType> dtype = type ? toRuntimeDType(type.getElementType()) : std::nullopt;
+    if (!main.getArgAttr(i, kScratchArgAttrName) || !dtype || type.getRank() != 1 ||
+        !type.hasStaticShape())
+      return emitError(main.getLoc(), "host argument ")
+             << i << " is not in its plan (nor a global scratch buffer of uop-to-gpu)";
+    plan.args.push_back({rt::PlanArg::Temp, -1, *dtype, std::max<int64_t>(1, type.getNumElements()),
+                         /*read=*/false, /*written=*/false});
+  }
+  return success();
+}
+
 /// The CUDA target: the same plan, the kernels lowered to PTX.
 static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::Form form,
                                                  const CompileOptions &options) {
@@ -342,7 +362,7 @@ static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::
     if (failed(pm.run(module)))
       return failure();
     auto main = module.lookupSymbol<func::FuncOp>("main");
-    if (!main || failed(recordGpuLaunches(main, plan)))
+    if (!main || failed(addScratchArgs(main, plan)) || failed(recordGpuLaunches(main, plan)))
       return failure();
   }
   PassManager pm(ctx);

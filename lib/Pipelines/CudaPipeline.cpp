@@ -76,7 +76,10 @@ void mlir::uop::buildUopCudaHostStage(OpPassManager &pm, const UopCudaPipelineOp
   UopLowerHostPassOptions host;
   host.tempsAsArgs = options.hostTempsAsArgs;
   pm.addPass(createUopLowerHostPass(host));
-  pm.addPass(createUopToGPUPass());
+  // Global scratch buffers are temporaries of the host like the others.
+  UopToGPUPassOptions toGPU;
+  toGPU.tempsAsArgs = options.hostTempsAsArgs;
+  pm.addPass(createUopToGPUPass(toGPU));
 }
 
 /// The toolkit whose libdevice gpu-module-to-binary links (math functions

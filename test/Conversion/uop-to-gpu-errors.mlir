@@ -48,25 +48,31 @@ func.func @big_block() -> !uop.void {
 
 // -----
 
-// A per-thread alloc larger than CUDA's local memory (512 KiB a thread): the
-// CPU puts it on the heap, a GPU kernel cannot allocate. An error at the
-// alloc, at compile time (it was an invalid-argument launch failure).
-func.func @too_much_local_memory() -> !uop.void {
-  %n = uop.const 200000 : i32
+// A per-thread alloc larger than CUDA's local memory (512 KiB a thread) is a
+// slice of a global scratch buffer, one slice per thread of the launch (see
+// uop-to-gpu-scratch.mlir); 1 MiB for each of 8192 threads is 8 GiB of
+// scratch memory, more than uop allows: an error at the alloc, at compile
+// time, with the byte counts.
+func.func @too_much_scratch_memory() -> !uop.void {
+  %n = uop.const 262144 : i32
+  %blocks = uop.const 8192 : i32
   %zero = uop.const 0.0 : f32
-  %out = uop.buffer 0 : memref<1xf32, #uop.addrspace<global>>
-  // expected-error @+1 {{'memref.alloca' op uop-to-gpu: 800000 bytes of per-thread memory (uop.alloc), but CUDA gives a thread at most 512 KiB of local memory}}
-  %acc = uop.alloc 0 : memref<200000xf32, #uop.addrspace<local>>
-  %r = uop.range %n idx 0 <loop>
-  %p = uop.index %acc[%r] : memref<200000xf32, #uop.addrspace<local>>
+  %out = uop.buffer 0 : memref<8192xf32, #uop.addrspace<global>>
+  %g = uop.range %blocks idx 0 <global>
+  // expected-error @+1 {{'memref.alloca' op uop-to-gpu: 1048576 bytes of per-thread memory (uop.alloc) exceed the 512 KiB of local memory CUDA gives a thread, and global scratch memory for 1048576 bytes a thread in a launch of 8192x1x1 blocks of 1x1x1 threads would be 8589934592 bytes, more than the 4 GiB uop allows}}
+  %acc = uop.alloc 0 : memref<262144xf32, #uop.addrspace<local>>
+  %acc1 = uop.after %acc, %g : memref<262144xf32, #uop.addrspace<local>>, i32
+  %r = uop.range %n idx 1 <loop>
+  %p = uop.index %acc1[%r] : memref<262144xf32, #uop.addrspace<local>>
   %s = uop.store %p, %zero : !uop.ptr<f32, local>
   %e = uop.end %s, %r : !uop.void
-  %after = uop.after %acc, %e : memref<200000xf32, #uop.addrspace<local>>, !uop.void
+  %after = uop.after %acc1, %e : memref<262144xf32, #uop.addrspace<local>>, !uop.void
   %c0 = uop.const 0 : i32
-  %q = uop.index %after[%c0] : memref<200000xf32, #uop.addrspace<local>>
+  %q = uop.index %after[%c0] : memref<262144xf32, #uop.addrspace<local>>
   %v = uop.load %q : !uop.ptr<f32, local>
-  %o = uop.index %out[%c0] : memref<1xf32, #uop.addrspace<global>>
+  %o = uop.index %out[%g] : memref<8192xf32, #uop.addrspace<global>>
   %so = uop.store %o, %v : !uop.ptr<f32, global>
-  %k = uop.sink(%so : !uop.void)
+  %eg = uop.end %so, %g : !uop.void
+  %k = uop.sink(%eg : !uop.void)
   return %k : !uop.void
 }

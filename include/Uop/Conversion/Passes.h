@@ -44,10 +44,18 @@ inline constexpr llvm::StringLiteral kKernelModuleName = "uop_kernels";
 /// `checks` option).
 LogicalResult linearizeKernel(func::FuncOp func, bool gpu = false, bool checks = true);
 
+/// The argument attribute of a host argument uop-to-gpu added: the global
+/// scratch buffer of a kernel's large per-thread allocs (a temporary, which
+/// a runtime allocates as it does the host's other temporaries).
+inline constexpr llvm::StringLiteral kScratchArgAttrName = "uop.scratch";
+
 /// Turns the linearized GPU kernels of `module` into `gpu.func` kernels of a
 /// `gpu.module` named `moduleName`, and their calls into `gpu.launch_func`
-/// (see uop-to-gpu).
-LogicalResult convertKernelsToGPU(ModuleOp module, StringRef moduleName = kKernelModuleName);
+/// (see uop-to-gpu). With `tempsAsArgs` the global scratch buffers of large
+/// per-thread allocs are new last arguments of the host (marked
+/// kScratchArgAttrName), else the host allocates them.
+LogicalResult convertKernelsToGPU(ModuleOp module, StringRef moduleName = kKernelModuleName,
+                                  bool tempsAsArgs = false);
 
 /// Lowers the shaped program in `func` (its result a value) to a kernel graph
 /// that stores the value into a new buffer slot (the seed's rangeify.lower).

@@ -322,14 +322,35 @@ def UopToGPUPass : Pass<"uop-to-gpu", "::mlir::ModuleOp"> {
       `nvvm.maxntid`, the seed's `__launch_bounds__`);
     * `memref.alloca`s in `#gpu.address_space<workgroup>` at the function
       entry become workgroup attributions (`.shared` arrays); other allocas
-      (per-thread accumulators) move to the entry block.
+      (per-thread accumulators) move to the entry block;
+    * per-thread memory past 16 KiB a thread is global scratch memory: its
+      largest allocas, until the rest fits in 16 KiB, each become the
+      thread's slice of a scratch buffer with one slice per thread of the
+      launch (grid x block threads), at the thread's linear id (block id,
+      then thread id, z y x) times the slice's size. The buffer is a new
+      last parameter of the kernel (after its buffers, before the workgroup
+      attributions). The driver reserves a kernel's local memory for every
+      thread the GPU can hold at once (an H200: 132 x 2048), so much local
+      memory costs GiBs whatever the launch; a scratch buffer is sized by the
+      launch. More than 4 GiB of scratch memory falls back to local memory
+      where the allocas fit CUDA's 512 KiB a thread, else it is an error at
+      the largest alloca with the byte counts; an alloca that cannot be a
+      slice (not a flat buffer of a runtime dtype, only loaded and stored by
+      one index) stays local memory, also within 512 KiB.
 
     Each `func.call` of a kernel (the host of `uop-lower-host`) becomes a
     `gpu.launch_func` with constant grid and block operands and the call's
     operands as kernel operands; a kernel nobody calls (a kernel graph
     compiled as the program itself, `@main`) is replaced by a host function
     of the same name and arguments that launches it once. The module gets
-    `gpu.container_module`.
+    `gpu.container_module`. A kernel's scratch buffers are passed to each of
+    its launches by their host: one for all of a kernel's launches in a
+    host (they run one after another), allocated by the host
+    (`memref.alloc` at its start, freed at its end) or, with
+    `temps-as-args` (as `uop-lower-host`'s), new last arguments of the host
+    marked `uop.scratch` (the kernel's name) and listed in `uop.host_args`
+    as temporaries, which the runtime allocates once as the plan's
+    temporaries (the execution engine adds them to the plan).
 
     A kernel without GPU ranges (a CPU-mapped kernel) runs as one thread: a
     grid of 1x1x1 and a block of 1x1x1 (correct, but slow). At most 3 global
@@ -364,7 +385,10 @@ def UopToGPUPass : Pass<"uop-to-gpu", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"moduleName", "module-name", "std::string", /*default=*/"\"uop_kernels\"",
-           "Name of the gpu.module that holds the kernels">];
+           "Name of the gpu.module that holds the kernels">,
+    Option<"tempsAsArgs", "temps-as-args", "bool", /*default=*/"false",
+           "Global scratch buffers are new last arguments of the host (as "
+           "uop-lower-host's temps-as-args) instead of being allocated in it">];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::gpu::GPUDialect",

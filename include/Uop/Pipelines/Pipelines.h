@@ -108,8 +108,9 @@ struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOption
       llvm::cl::init(256)};
   PassOptions::Option<bool> hostTempsAsArgs{
       *this, "host-temps-as-args",
-      llvm::cl::desc("uop-lower-host: temporaries are host arguments (the runtime "
-                     "allocates them), not allocated in it"),
+      llvm::cl::desc("uop-lower-host and uop-to-gpu: temporaries (and global scratch "
+                     "buffers) are host arguments (the runtime allocates them), not "
+                     "allocated in it"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> checks{
       *this, "checks",
