@@ -33,11 +33,11 @@ namespace {
 constexpr int64_t kLineBytes = 128;
 
 /// An index as `coef * iv + sum(terms) + cst`, terms loop-invariant values
-/// with their multipliers (sorted, so equal forms compare equal).
+/// (by their opaque pointers, so that equal forms compare equal) with their
+/// multipliers.
 struct LinearIndex {
   int64_t coef = 0;
-  std::map<Value, int64_t, std::function<bool(Value, Value)>> terms{
-      [](Value a, Value b) { return a.getAsOpaquePointer() < b.getAsOpaquePointer(); }};
+  std::map<const void *, int64_t> terms;
   int64_t cst = 0;
 
   void add(const LinearIndex &o, int64_t scale) {
@@ -52,22 +52,17 @@ struct LinearIndex {
     SmallVector<std::pair<const void *, int64_t>> k{{nullptr, coef}};
     for (auto [v, m] : terms)
       if (m)
-        k.push_back({v.getAsOpaquePointer(), m});
+        k.push_back({v, m});
     return k;
   }
 };
 
 /// The linear form of `v` in the induction variable of `loop`, or nullopt
 /// when `v` is not an affine function of it (a load, a division, ...).
-/// Iterative depth is bounded: index math is a short chain.
+/// Recursion depth is bounded (an invariant past it is an atom): index math
+/// is a short chain.
 std::optional<LinearIndex> linearIn(Value v, scf::ForOp loop, int depth = 0) {
   LinearIndex f;
-  if (depth > 32) {
-    if (!loop.isDefinedOutsideOfLoop(v))
-      return std::nullopt;
-    f.terms[v] = 1;
-    return f;
-  }
   APInt c;
   if (matchPattern(v, m_ConstantInt(&c))) {
     f.cst = c.getSExtValue();
@@ -85,10 +80,10 @@ std::optional<LinearIndex> linearIn(Value v, scf::ForOp loop, int depth = 0) {
   auto atom = [&]() -> std::optional<LinearIndex> {
     if (!invariant)
       return std::nullopt;
-    f.terms[v] = 1;
+    f.terms[v.getAsOpaquePointer()] = 1;
     return f;
   };
-  if (!op)
+  if (!op || depth > 32)
     return atom();
   // Casts between i32 and index: linearize's index math has nsw flags, so
   // widening keeps the form.
@@ -151,14 +146,14 @@ std::optional<BufferLoad> asBufferLoad(Operation *op) {
 }
 
 /// Prefetches the strided buffer loads of `loop` `distance` iterations
-/// ahead; returns how many prefetches it emitted.
-unsigned prefetchLoop(scf::ForOp loop, int64_t distance) {
+/// ahead.
+void prefetchLoop(scf::ForOp loop, int64_t distance) {
   Type ivType = loop.getInductionVar().getType();
   if (!ivType.isSignlessIntOrIndex())
-    return 0;
+    return;
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   if (!step || *step <= 0)
-    return 0;
+    return;
 
   // Groups of loads of one buffer whose indices differ by a constant, in
   // the order of their first load.
@@ -185,7 +180,7 @@ unsigned prefetchLoop(scf::ForOp loop, int64_t distance) {
     groups[it->second].loads.push_back({f->cst, *l});
   }
   if (groups.empty())
-    return 0;
+    return;
 
   // How far ahead this iteration prefetches: d steps, but no further than
   // the last iteration (ub - 1 - iv >= 0 inside the loop; no overflow).
@@ -203,7 +198,6 @@ unsigned prefetchLoop(scf::ForOp loop, int64_t distance) {
   if (!ivType.isIndex())
     ahead = arith::IndexCastOp::create(b, loc, b.getIndexType(), ahead);
 
-  unsigned emitted = 0;
   for (Group &g : groups) {
     llvm::stable_sort(g.loads, [](auto &x, auto &y) { return x.first < y.first; });
     int64_t lineElems = std::max<int64_t>(1, kLineBytes / g.elemBytes);
@@ -219,10 +213,8 @@ unsigned prefetchLoop(scf::ForOp loop, int64_t distance) {
       Value index = arith::AddIOp::create(b, loc, l.index, delta);
       memref::PrefetchOp::create(b, loc, l.memref, ValueRange{index}, /*isWrite=*/false,
                                  /*localityHint=*/3, /*isDataCache=*/true);
-      ++emitted;
     }
   }
-  return emitted;
 }
 
 struct UopPrefetchPass : mlir::uop::impl::UopPrefetchPassBase<UopPrefetchPass> {
