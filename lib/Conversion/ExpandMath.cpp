@@ -81,31 +81,35 @@ static bool isExpandable(Type type, bool &f16) {
   return element.isF32() || f16;
 }
 
-/// f16 ops compute in f32 and round the result back (the seed's C
-/// promotes half to float in exp2/log2 the same way).
-template <typename OpTy> static LogicalResult promoteF16(OpTy op, PatternRewriter &rewriter) {
-  ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-  ShapedBuilder s{b, dyn_cast<VectorType>(op.getType())};
-  Value wide = arith::ExtFOp::create(b, s.like(b.getF32Type()), op.getOperand());
-  Value r = OpTy::create(b, wide);
-  rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), r);
-  return success();
-}
+/// The shared half of both patterns: f32 (scalar or vector) is expanded by
+/// `Derived::expand(b, s, x)`; f16 ops compute in f32 and round the result
+/// back (the seed's C promotes half to float in exp2/log2 the same way),
+/// through an f32 op that this pattern then expands.
+template <typename Derived, typename OpTy> struct ExpandF32 : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
 
-struct ExpandExp2 : OpRewritePattern<math::Exp2Op> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(math::Exp2Op op, PatternRewriter &rewriter) const override {
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
     bool f16;
     if (!isExpandable(op.getType(), f16))
       return failure();
-    if (f16)
-      return promoteF16(op, rewriter);
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     ShapedBuilder s{b, dyn_cast<VectorType>(op.getType())};
+    if (f16) {
+      Value wide = arith::ExtFOp::create(b, s.like(b.getF32Type()), op.getOperand());
+      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), OpTy::create(b, wide));
+      return success();
+    }
+    rewriter.replaceOp(op, Derived::expand(b, s, op.getOperand()));
+    return success();
+  }
+};
+
+struct ExpandExp2 : ExpandF32<ExpandExp2, math::Exp2Op> {
+  using ExpandF32::ExpandF32;
+
+  static Value expand(ImplicitLocOpBuilder &b, const ShapedBuilder &s, Value x) {
     Type i32 = b.getI32Type(), f32 = b.getF32Type();
     using P = arith::CmpFPredicate;
-    Value x = op.getOperand();
 
     // Past 129 the result is inf, below -151 it is 0 (2^-150 rounds to even
     // 0): clamping there keeps n in range, and +-inf with it. A NaN fails
@@ -137,26 +141,16 @@ struct ExpandExp2 : OpRewritePattern<math::Exp2Op> {
       Value biased = arith::AddIOp::create(b, k, s.i32(127));
       return s.bitcast(arith::ShLIOp::create(b, biased, s.i32(23)), f32);
     };
-    Value r = arith::MulFOp::create(b, arith::MulFOp::create(b, p, scale(n1)), scale(n2));
-    rewriter.replaceOp(op, r);
-    return success();
+    return arith::MulFOp::create(b, arith::MulFOp::create(b, p, scale(n1)), scale(n2));
   }
 };
 
-struct ExpandLog2 : OpRewritePattern<math::Log2Op> {
-  using OpRewritePattern::OpRewritePattern;
+struct ExpandLog2 : ExpandF32<ExpandLog2, math::Log2Op> {
+  using ExpandF32::ExpandF32;
 
-  LogicalResult matchAndRewrite(math::Log2Op op, PatternRewriter &rewriter) const override {
-    bool f16;
-    if (!isExpandable(op.getType(), f16))
-      return failure();
-    if (f16)
-      return promoteF16(op, rewriter);
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    ShapedBuilder s{b, dyn_cast<VectorType>(op.getType())};
+  static Value expand(ImplicitLocOpBuilder &b, const ShapedBuilder &s, Value x) {
     Type i32 = b.getI32Type(), f32 = b.getF32Type(), f64 = b.getF64Type();
     using P = arith::CmpFPredicate;
-    Value x = op.getOperand();
 
     // Denormals (and everything below, which the selects at the end
     // replace) are scaled into the normal range first.
@@ -198,9 +192,8 @@ struct ExpandLog2 : OpRewritePattern<math::Log2Op> {
     float inf = std::numeric_limits<float>::infinity();
     r = s.select(s.cmp(P::OEQ, x, s.f32(inf)), s.f32(inf), r);
     r = s.select(s.cmp(P::OEQ, x, s.f32(0.0f)), s.f32(-inf), r);
-    r = s.select(s.cmp(P::ULT, x, s.f32(0.0f)), s.f32(std::numeric_limits<float>::quiet_NaN()), r);
-    rewriter.replaceOp(op, r);
-    return success();
+    return s.select(s.cmp(P::ULT, x, s.f32(0.0f)),
+                    s.f32(std::numeric_limits<float>::quiet_NaN()), r);
   }
 };
 
