@@ -47,9 +47,9 @@ std::optional<CompileTarget> mlir::uop::parseCompileTarget(StringRef name) {
 std::string CompileOptions::str() const {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << "target=" << stringifyCompileTarget(target)
-     << " opt=" << stringifyOptMode(opt) << " fuse-reduce=" << fuseReduce
-     << " openmp=" << openmp << " checks=" << checks << " O" << codegen.optLevel
+  os << "target=" << stringifyCompileTarget(target) << " opt=" << stringifyOptMode(opt)
+     << " fuse-reduce=" << fuseReduce << " openmp=" << openmp << " checks=" << checks << " O"
+     << codegen.optLevel
      << " cpu=" << (codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : codegen.cpu);
   if (target == CompileTarget::CUDA)
     os << " chip=" << chip;
@@ -188,8 +188,7 @@ static FailureOr<rt::HostPlan::Form> classifyMain(ModuleOp module) {
 /// with its opts) and planned from the host; a kernel graph is one launch of
 /// `main` over its slots.
 static FailureOr<rt::HostPlan>
-planProgram(ModuleOp module, rt::HostPlan::Form form,
-            function_ref<void(OpPassManager &)> kernelize,
+planProgram(ModuleOp module, rt::HostPlan::Form form, function_ref<void(OpPassManager &)> kernelize,
             function_ref<LogicalResult(ModuleOp)> chooseOpts = nullptr) {
   rt::HostPlan plan;
   auto main = module.lookupSymbol<func::FuncOp>("main");
@@ -404,7 +403,7 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
       return failure();
     // What the search left (kernels that divide by data): the hand rules.
     PassManager pm(ctx);
-    pm.addPass(createUopHandOptPass());
+    pm.addPass(createUopHandOptPass(getHostHandOptOptions()));
     return pm.run(m);
   };
   FailureOr<rt::HostPlan> planned = planProgram(

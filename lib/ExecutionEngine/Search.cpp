@@ -45,36 +45,11 @@ namespace rt = ::uop::rt;
 /// Bumped whenever a cached winner may no longer be what a search would
 /// find for the same kernel (candidates, codegen), or the entry's form
 /// changes. 2: exp2/log2 became inline arithmetic (uop-expand-math), which
-/// changes what the fastest opts of a kernel using them are.
-static constexpr const char *kSearchFormat = "uop-search 2";
+/// changes what the fastest opts of a kernel using them are. 3: candidates
+/// with vector lanes (register tiles over uop-layout's panels of B).
+static constexpr const char *kSearchFormat = "uop-search 3";
 
 namespace {
-
-/// One candidate while the search builds it (maps keyed by axis).
-struct Cand {
-  std::map<int64_t, int64_t> upcast, tile;
-  int64_t thread = -1, unroll = 1;
-
-  OptsAttr toAttr(MLIRContext *ctx) const {
-    auto flat = [](const std::map<int64_t, int64_t> &m) {
-      SmallVector<int64_t> v;
-      for (auto [axis, f] : m)
-        v.append({axis, f});
-      return v;
-    };
-    return OptsAttr::get(ctx, flat(upcast), thread, unroll, flat(tile), false, {});
-  }
-  static Cand fromAttr(OptsAttr a) {
-    Cand c;
-    for (size_t i = 0; i + 1 < a.getUpcast().size(); i += 2)
-      c.upcast[a.getUpcast()[i]] = a.getUpcast()[i + 1];
-    for (size_t i = 0; i + 1 < a.getTile().size(); i += 2)
-      c.tile[a.getTile()[i]] = a.getTile()[i + 1];
-    c.thread = a.getThread();
-    c.unroll = a.getUnroll();
-    return c;
-  }
-};
 
 std::string printAttr(Attribute a) {
   std::string s;
@@ -144,7 +119,7 @@ bool dividesByData(func::FuncOp kernel) {
           return WalkResult::advance();
         Operation *d = op->getOperand(1).getDefiningOp();
         return d && d->hasTrait<OpTrait::ConstantLike>() ? WalkResult::advance()
-                                                          : WalkResult::interrupt();
+                                                         : WalkResult::interrupt();
       })
       .wasInterrupted();
 }
@@ -169,7 +144,7 @@ OptsAttr handChoice(func::FuncOp kernel) {
   b.setInsertionPointToEnd(m->getBody());
   auto k = cast<func::FuncOp>(b.clone(*kernel));
   PassManager pm(kernel.getContext());
-  pm.addPass(createUopHandOptPass());
+  pm.addPass(createUopHandOptPass(getHostHandOptOptions()));
   if (failed(pm.run(*m)))
     return {};
   return k->getAttrOfType<OptsAttr>(kOptsAttrName);
@@ -268,24 +243,58 @@ private:
   std::optional<rt::HostBuffer> reference;
 };
 
-/// The seed's candidate_opts plus what a wider CPU needs: register tiles up
-/// to 8x8 and 4x16/16x4, unroll 4 and 8, cache tiles of 32..256, and every
-/// output axis (or none) as the thread axis. `hand` is hand_opt_choice.
+/// The seed's candidate_opts plus what a wider CPU needs: register tiles of
+/// 2, 4 or 8 rows by the hand's vector lanes (over uop-layout's panels of B)
+/// in blocks of 128..512 rows, upcast tiles up to 8x8 and 4x16/16x4, unroll
+/// 4 and 8, cache tiles of 32..256, and every output axis (or none) as the
+/// thread axis. `hand` is hand_opt_choice for this machine's vector unit.
 /// Round 1 is the register tiles; round 2 varies the best few's unroll,
 /// tiles and threads (the beam).
-SmallVector<Cand> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize, const Cand &hand) {
-  SmallVector<Cand> out;
+SmallVector<OptsBuilder> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize,
+                                        const OptsBuilder &hand) {
+  SmallVector<OptsBuilder> out;
   SmallVector<int64_t> outs;
   for (auto [a, s] : llvm::enumerate(shape))
     if (s > 1)
       outs.push_back(a);
+  // First (a time bound may stop the round), register tiles with the hand's
+  // vector lanes on the last axis (as wide as uop-layout's panels of B, the
+  // columns tiled by them as the hand does): 2, 4 or 8 rows, the rows in
+  // blocks of 128..512 or not.
+  int64_t rank = shape.size(), j = rank - 1, i = rank - 2;
+  if (hand.vector > 1 && i >= 0)
+    for (int64_t rows : {2, 4, 8})
+      for (int64_t rowTile : {0, 128, 256, 512}) {
+        if (shape[i] % rows != 0 || shape[i] < rows)
+          continue;
+        OptsBuilder c;
+        c.upcast[i] = rows;
+        c.vector = hand.vector;
+        if (hand.tile.count(j))
+          c.tile[j] = hand.tile.at(j);
+        if (rowTile) {
+          if (shape[i] % rowTile != 0 || shape[i] <= rowTile)
+            continue;
+          c.tile[i] = rowTile;
+        }
+        // The thread axis must keep at least 2 iterations (of its blocks
+        // when it is tiled).
+        c.thread = hand.thread;
+        if (c.thread >= 0) {
+          int64_t t = c.thread;
+          int64_t iters = c.tile.count(t) ? shape[t] / c.tile[t] : shape[t] / c.upcastOf(t);
+          if (iters < 2)
+            c.thread = -1;
+        }
+        out.push_back(c);
+      }
   ArrayRef<int64_t> last2 = ArrayRef<int64_t>(outs).take_back(2);
   static const std::pair<int64_t, int64_t> factors[] = {
       {2, 2}, {4, 4}, {8, 4}, {4, 8}, {8, 8}, {16, 2}, {2, 16}, {4, 16}, {16, 4}, {2, 8}, {8, 2}};
   for (int64_t a : last2)
     for (int64_t b : last2)
       for (auto [fa, fb] : factors) {
-        Cand c;
+        OptsBuilder c;
         c.upcast[a] = fa;
         if (a != b)
           c.upcast[b] = fb;
@@ -293,7 +302,8 @@ SmallVector<Cand> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize, const C
           continue;
         c.thread = hand.thread;
         // The thread axis must keep at least 2 iterations.
-        if (c.thread >= 0 && shape[c.thread] / (c.upcast.count(c.thread) ? c.upcast[c.thread] : 1) < 2)
+        if (c.thread >= 0 &&
+            shape[c.thread] / (c.upcast.count(c.thread) ? c.upcast[c.thread] : 1) < 2)
           c.thread = -1;
         out.push_back(c);
         if (rsize % 4 == 0) {
@@ -304,33 +314,45 @@ SmallVector<Cand> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize, const C
   return out;
 }
 
-SmallVector<Cand> refineCandidates(ArrayRef<int64_t> shape, int64_t rsize, const Cand &base) {
-  SmallVector<Cand> out;
+SmallVector<OptsBuilder> refineCandidates(ArrayRef<int64_t> shape, int64_t rsize,
+                                          const OptsBuilder &base) {
+  SmallVector<OptsBuilder> out;
   SmallVector<int64_t> outs;
   for (auto [a, s] : llvm::enumerate(shape))
     if (s > 1)
       outs.push_back(a);
-  auto upcastOf = [&](const Cand &c, int64_t a) {
-    auto it = c.upcast.find(a);
-    return it == c.upcast.end() ? int64_t(1) : it->second;
-  };
   for (int64_t u : {int64_t(1), int64_t(4), int64_t(8)})
     if (u != base.unroll && rsize % u == 0 && rsize >= u) {
-      Cand c = base;
+      OptsBuilder c = base;
       c.unroll = u;
       out.push_back(c);
     }
   for (int64_t t = -1; t < (int64_t)shape.size(); ++t)
-    if (t != base.thread && (t < 0 || shape[t] / upcastOf(base, t) >= 2)) {
-      Cand c = base;
+    if (t != base.thread && (t < 0 || shape[t] / base.upcastOf(t) >= 2)) {
+      OptsBuilder c = base;
       c.thread = t;
       out.push_back(c);
     }
+  if (base.vector > 1 && shape.size() >= 2) {
+    // A register tile keeps its column tile (one panel of B): only the
+    // block of rows varies.
+    int64_t i = shape.size() - 2;
+    for (int64_t t : {0, 64, 128, 256, 512}) {
+      OptsBuilder c = base;
+      c.tile.erase(i);
+      if (t && (shape[i] % t != 0 || shape[i] <= t || t % base.upcastOf(i) != 0))
+        continue;
+      if (t)
+        c.tile[i] = t;
+      out.push_back(c);
+    }
+    return out;
+  }
   for (int64_t t : {32, 64, 128, 256}) {
-    Cand c = base;
+    OptsBuilder c = base;
     c.tile.clear();
     for (int64_t a : ArrayRef<int64_t>(outs).take_back(2))
-      if (shape[a] % t == 0 && shape[a] > t && t % upcastOf(base, a) == 0)
+      if (shape[a] % t == 0 && shape[a] > t && t % base.upcastOf(a) == 0)
         c.tile[a] = t;
     if (!c.tile.empty())
       out.push_back(c);
@@ -357,8 +379,8 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
     std::string keyText;
     {
       llvm::raw_string_ostream os(keyText);
-      os << kSearchFormat << "\ncpu=" << cpu << "\nopenmp=" << options.openmp
-         << " O" << options.codegen.optLevel << " codegen-cpu=" << options.codegen.cpu << "\n"
+      os << kSearchFormat << "\ncpu=" << cpu << "\nopenmp=" << options.openmp << " O"
+         << options.codegen.optLevel << " codegen-cpu=" << options.codegen.cpu << "\n"
          << kernelText(kernel);
     }
     std::string key = rt::hashKey(keyText);
@@ -392,9 +414,9 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
     Searcher searcher(kernel, options);
     llvm::StringSet<> seen;
     unsigned tried = 0, rejected = 0;
-    std::vector<std::pair<double, Cand>> timed;
-    auto tryOne = [&](const Cand &c, bool always) {
-      OptsAttr attr = c.toAttr(ctx);
+    std::vector<std::pair<double, OptsBuilder>> timed;
+    auto tryOne = [&](const OptsBuilder &c, bool always) {
+      OptsAttr attr = c.get(ctx);
       if (!seen.insert(printAttr(attr)).second)
         return;
       if (!always && elapsed() > options.searchSeconds)
@@ -407,33 +429,33 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
     };
     // The reference (no opts) first: every other candidate is checked
     // against what it computes.
-    tryOne(Cand(), true);
+    tryOne(OptsBuilder(), true);
     if (timed.empty()) {
       log << "uop-search: " << name << ": the kernel does not run without opts; hand opts\n";
       continue;
     }
     double none = timed.front().first;
-    Cand hand;
+    OptsBuilder hand;
     if (OptsAttr h = handChoice(kernel))
-      hand = Cand::fromAttr(h);
+      hand = OptsBuilder::from(h);
     tryOne(hand, true);
-    for (const Cand &c : tileCandidates(shape, rsize, hand))
+    for (const OptsBuilder &c : tileCandidates(shape, rsize, hand))
       tryOne(c, false);
     // The beam: the best 3 so far, varied.
     for (int round = 0; round < 2; ++round) {
       std::sort(timed.begin(), timed.end(),
                 [](const auto &a, const auto &b) { return a.first < b.first; });
-      SmallVector<Cand> beam;
+      SmallVector<OptsBuilder> beam;
       for (size_t i = 0; i < std::min<size_t>(3, timed.size()); ++i)
         beam.push_back(timed[i].second);
-      for (const Cand &b : beam)
-        for (const Cand &c : refineCandidates(shape, rsize, b))
+      for (const OptsBuilder &b : beam)
+        for (const OptsBuilder &c : refineCandidates(shape, rsize, b))
           tryOne(c, false);
     }
     std::sort(timed.begin(), timed.end(),
               [](const auto &a, const auto &b) { return a.first < b.first; });
     auto [best, winner] = timed.front();
-    OptsAttr attr = winner.toAttr(ctx);
+    OptsAttr attr = winner.get(ctx);
     kernel->setAttr(kOptsAttrName, attr);
     log << "uop-search: " << name << ": " << tried << " candidates (" << rejected
         << " rejected) in " << llvm::format("%.2f", elapsed()) << " s"

@@ -99,7 +99,7 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return {};
   }
   return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll, tile, gpu, local,
-                                    vector, prefetch);
+                                     vector, prefetch);
 }
 
 void OptsAttr::print(AsmPrinter &printer) const {
@@ -161,4 +161,40 @@ LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (prefetch < 0 || prefetch > 1024)
     return emitError() << "opts prefetch " << prefetch << " must be in [0, 1024] iterations";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// OptsBuilder
+//===----------------------------------------------------------------------===//
+
+static SmallVector<int64_t> flatAxisMap(const std::map<int64_t, int64_t> &m) {
+  SmallVector<int64_t> v;
+  for (auto [axis, f] : m)
+    v.append({axis, f});
+  return v;
+}
+
+static std::map<int64_t, int64_t> axisMapOf(ArrayRef<int64_t> pairs) {
+  std::map<int64_t, int64_t> m;
+  for (size_t i = 0; i + 1 < pairs.size(); i += 2)
+    m[pairs[i]] = pairs[i + 1];
+  return m;
+}
+
+OptsAttr OptsBuilder::get(MLIRContext *ctx) const {
+  return OptsAttr::get(ctx, flatAxisMap(upcast), thread, unroll, flatAxisMap(tile), gpu,
+                       flatAxisMap(local), vector, prefetch);
+}
+
+OptsBuilder OptsBuilder::from(OptsAttr attr) {
+  OptsBuilder o;
+  o.upcast = axisMapOf(attr.getUpcast());
+  o.tile = axisMapOf(attr.getTile());
+  o.local = axisMapOf(attr.getLocal());
+  o.thread = attr.getThread();
+  o.unroll = attr.getUnroll();
+  o.vector = attr.getVector();
+  o.prefetch = attr.getPrefetch();
+  o.gpu = attr.getGpu();
+  return o;
 }

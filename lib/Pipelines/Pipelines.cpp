@@ -43,12 +43,12 @@ void mlir::uop::buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOp
   UopKernelizePassOptions kernelize;
   kernelize.fuseReduce = options.fuseReduce;
   kernelize.layout = options.opt != OptMode::None;
+  // B packed in panels as wide as the register tile uop-hand-opt (and the
+  // search) give this machine.
+  kernelize.layoutPanel = kernelize.layout ? getHostTileLanes() : 0;
   pm.addPass(createUopKernelizePass(kernelize));
   if (options.opt == OptMode::Hand) {
-    UopHandOptPassOptions hand;
-    hand.target = "cpu";
-    hand.vectorBits = -1; // register tiles for this machine's vector unit
-    pm.addPass(createUopHandOptPass(hand));
+    pm.addPass(createUopHandOptPass(getHostHandOptOptions()));
   }
 }
 

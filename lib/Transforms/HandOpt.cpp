@@ -16,8 +16,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/TargetParser/Host.h"
 
-#include <map>
-
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPHANDOPTPASS
 #include "Uop/Transforms/Passes.h.inc"
@@ -25,26 +23,6 @@ namespace mlir::uop {
 
 using namespace mlir;
 using namespace mlir::uop;
-
-namespace {
-/// The seed's Opts while it is being chosen (maps keyed by axis).
-struct Choice {
-  std::map<int64_t, int64_t> upcast, local;
-  int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0;
-  bool gpu = false;
-
-  OptsAttr toAttr(MLIRContext *ctx) const {
-    auto flat = [](const std::map<int64_t, int64_t> &m) {
-      SmallVector<int64_t> v;
-      for (auto [axis, f] : m)
-        v.append({axis, f});
-      return v;
-    };
-    return OptsAttr::get(ctx, flat(upcast), thread, unroll, {}, gpu, flat(local), vector,
-                         prefetch);
-  }
-};
-} // namespace
 
 static int64_t product(ArrayRef<int64_t> dims) {
   int64_t p = 1;
@@ -65,10 +43,31 @@ static int64_t reduceSize(func::FuncOp kernel) {
   return size;
 }
 
+/// Whether a reduction of `kernel` keeps both of the output's last two axes
+/// (gemm: each output element its own reduction), not a row reduction
+/// broadcast back over the row (softmax fused into one kernel), whose
+/// columns must not be cut into blocks that each redo the row's reduction.
+static bool isMatmulShaped(func::FuncOp kernel, ArrayRef<int64_t> shape) {
+  int64_t rank = shape.size();
+  if (rank < 2 || shape[rank - 1] == 1 || shape[rank - 2] == 1)
+    return false;
+  return kernel
+      .walk([&](ReduceOp r) {
+        ArrayRef<int64_t> src = getShape(r.getSrc().getType());
+        int64_t kept = (int64_t)src.size() - std::min<int64_t>(r.getPop(), src.size());
+        return kept == rank && src.take_front(kept) == shape ? WalkResult::interrupt()
+                                                             : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// The vector unit a register tile is sized for (bits 0: none).
 struct VectorUnit {
   int64_t bits = 0, registers = 16;
 };
+
+/// f32 lanes of a register tile's row: two vectors of the unit.
+static int64_t tileLanes(VectorUnit unit) { return 2 * unit.bits / 32; }
 
 /// This machine's vector unit, from its CPU features.
 static VectorUnit hostVectorUnit() {
@@ -83,31 +82,54 @@ static VectorUnit hostVectorUnit() {
   return {128, 16}; // SSE2, or a machine this does not know
 }
 
+int64_t mlir::uop::getHostTileLanes() { return tileLanes(hostVectorUnit()); }
+
+UopHandOptPassOptions mlir::uop::getHostHandOptOptions() {
+  UopHandOptPassOptions hand;
+  hand.target = "cpu";
+  hand.vectorBits = -1;
+  return hand;
+}
+
 /// A register tile for `unit`: two vectors of f32 lanes on the last output
 /// axis (uop-linearize's vector lanes), rows upcast on the axis before it,
 /// as many (8, 4, 2) as leave 4 registers for the operands. False (the
 /// seed's choice then) without two output axes that allow it: a row
 /// reduction's one output axis is better upcast, as the seed does.
-static bool registerTile(ArrayRef<int64_t> shape, VectorUnit unit, Choice &o) {
+static bool registerTile(ArrayRef<int64_t> shape, VectorUnit unit, bool matmul, OptsBuilder &o) {
   int64_t rank = shape.size();
-  int64_t lanes = 2 * unit.bits / 32;
+  int64_t lanes = tileLanes(unit);
   if (rank < 2 || lanes < 2 || shape[rank - 1] < lanes || shape[rank - 1] % lanes != 0)
     return false;
   for (int64_t rows : {8, 4, 2})
-    if (2 * rows <= unit.registers - 4 && shape[rank - 2] % rows == 0 &&
-        shape[rank - 2] >= rows) {
+    if (2 * rows <= unit.registers - 4 && shape[rank - 2] % rows == 0 && shape[rank - 2] >= rows) {
       o.upcast[rank - 2] = rows;
       o.vector = lanes;
+      // A gemm's columns in blocks of one tile: each block reads one panel of B
+      // (uop-layout packs B's panels `lanes` wide), and the lanes' index is
+      // then affine in the block's column loop.
+      if (!matmul)
+        return true;
+      if (shape[rank - 1] > lanes)
+        o.tile[rank - 1] = lanes;
+      // Rows in blocks of 256 on large outputs: the tile loop sweeps one
+      // block of A's rows across all of B's panels before the next, so each
+      // panel is read from L2 256 rows at a time (measured on Zen 3: 2048^3
+      // from 88 to 123 GFLOP/s), while 1024 rows still give each thread
+      // two blocks.
+      if (shape[rank - 2] >= 1024 && shape[rank - 2] % 256 == 0)
+        o.tile[rank - 2] = 256;
       return true;
     }
   return false;
 }
 
 /// hand_opt_choice, with the register tile sized for `unit` where it has one.
-static Choice handOptChoice(ArrayRef<int64_t> shape, int64_t rsize, VectorUnit unit) {
-  Choice o;
+static OptsBuilder handOptChoice(ArrayRef<int64_t> shape, int64_t rsize, bool matmul,
+                                 VectorUnit unit) {
+  OptsBuilder o;
   int64_t rank = shape.size();
-  if (rsize > 1 && unit.bits > 0 && registerTile(shape, unit, o)) {
+  if (rsize > 1 && unit.bits > 0 && registerTile(shape, unit, matmul, o)) {
     // (the register tile replaces the seed's 4x4 below)
   } else if (rsize > 1) {
     // A 4x4 register tile on the last two output axes (the seed tuned it for
@@ -142,9 +164,9 @@ static Choice handOptChoice(ArrayRef<int64_t> shape, int64_t rsize, VectorUnit u
 }
 
 /// gpu_opt_choice. Fails with a diagnostic on more than 3 non-trivial axes.
-static FailureOr<Choice> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t> shape, bool reduces,
-                                      int64_t maxThreads) {
-  Choice o;
+static FailureOr<OptsBuilder> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t> shape,
+                                           bool reduces, int64_t maxThreads) {
+  OptsBuilder o;
   o.gpu = true;
   SmallVector<int64_t> axes;
   for (auto [k, s] : llvm::enumerate(shape))
@@ -178,11 +200,11 @@ static FailureOr<Choice> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t> sha
 /// iteration of its reduce loop reads a new row of B from L2; prefetching
 /// it 8 iterations ahead (`prefetch = 8`) took the same kernel from 24.8 to
 /// 31.6 TFLOP/s (distances 4 to 32 within 1%).
-static std::optional<Choice> cudaGemmChoice(ArrayRef<int64_t> shape, int64_t reduce) {
-  if (shape.size() != 2 || shape[0] < 1024 || shape[1] < 1024 || shape[0] % 128 ||
-      shape[1] % 128 || reduce < 256)
+static std::optional<OptsBuilder> cudaGemmChoice(ArrayRef<int64_t> shape, int64_t reduce) {
+  if (shape.size() != 2 || shape[0] < 1024 || shape[1] < 1024 || shape[0] % 128 || shape[1] % 128 ||
+      reduce < 256)
     return std::nullopt;
-  Choice o;
+  OptsBuilder o;
   o.gpu = true;
   o.upcast[0] = 16;
   o.upcast[1] = 8;
@@ -234,22 +256,22 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
       if (!ret || ret.getNumOperands() != 1 || isa<VoidType>(ret.getOperand(0).getType()))
         continue; // already a kernel graph (L2): nothing left to choose
       ArrayRef<int64_t> shape = getShape(ret.getOperand(0).getType());
-      Choice choice;
+      OptsBuilder choice;
       if (gpu) {
         bool reduces =
             kernel.walk([](ReduceOp) { return WalkResult::interrupt(); }).wasInterrupted();
-        std::optional<Choice> tuned;
+        std::optional<OptsBuilder> tuned;
         if (cuda && reduces)
           tuned = cudaGemmChoice(shape, reduceSize(kernel));
-        FailureOr<Choice> c =
-            tuned ? FailureOr<Choice>(*tuned) : gpuOptChoice(kernel, shape, reduces, maxThreads);
+        FailureOr<OptsBuilder> c = tuned ? FailureOr<OptsBuilder>(*tuned)
+                                         : gpuOptChoice(kernel, shape, reduces, maxThreads);
         if (failed(c))
           return signalPassFailure();
         choice = *c;
       } else {
-        choice = handOptChoice(shape, reduceSize(kernel), unit);
+        choice = handOptChoice(shape, reduceSize(kernel), isMatmulShaped(kernel, shape), unit);
       }
-      kernel->setAttr(kOptsAttrName, choice.toAttr(&getContext()));
+      kernel->setAttr(kOptsAttrName, choice.get(&getContext()));
       ++numChosen;
     }
   }

@@ -37,7 +37,6 @@ using namespace mlir::uop;
 
 namespace {
 
-
 /// The seed's `UOp.toposort` of `SINK(roots)`: every node reachable, sources
 /// before users, sources visited in operand order; iterative. `isLeaf` nodes
 /// are listed but not entered.
@@ -108,9 +107,10 @@ void stage(Value v) {
 
 class Kernelizer {
 public:
-  Kernelizer(func::FuncOp func, bool fuseReduce, bool layout, SymbolTable &symbols,
+  Kernelizer(func::FuncOp func, bool fuseReduce, bool layout, int64_t panel, SymbolTable &symbols,
              llvm::StringMap<FlatSymbolRefAttr> &bodies)
-      : func(func), fuseReduce(fuseReduce), layout(layout), symbols(symbols), bodies(bodies) {}
+      : func(func), fuseReduce(fuseReduce), layout(layout), panel(panel), symbols(symbols),
+        bodies(bodies) {}
 
   LogicalResult run();
 
@@ -125,6 +125,7 @@ private:
 
   func::FuncOp func;
   bool fuseReduce, layout;
+  int64_t panel;
   SymbolTable &symbols;
   llvm::StringMap<FlatSymbolRefAttr> &bodies; // kernel text -> its function
   DenseSet<Value> points;
@@ -256,7 +257,7 @@ LogicalResult Kernelizer::run() {
     stageBroadcastCompute();
   // The seed's HandOpt.layout: before the materialization points are chosen,
   // so that its stages are points.
-  if (layout && failed(layoutProgram(func)))
+  if (layout && failed(layoutProgram(func, panel)))
     return failure();
 
   SmallVector<Value> rs = roots();
@@ -299,7 +300,12 @@ LogicalResult Kernelizer::run() {
 struct UopKernelizePass : uop::impl::UopKernelizePassBase<UopKernelizePass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(kernelizeModule(getOperation(), fuseReduce, layout)))
+    if (layoutPanel < 0) {
+      emitError(getOperation().getLoc(), "uop-kernelize: layout-panel must be >= 0, got ")
+          << static_cast<int64_t>(layoutPanel);
+      return signalPassFailure();
+    }
+    if (failed(kernelizeModule(getOperation(), fuseReduce, layout, layoutPanel)))
       signalPassFailure();
   }
 };
@@ -317,7 +323,8 @@ static bool isShapedProgram(func::FuncOp func) {
   return llvm::all_of(ret.getOperandTypes(), [](Type t) { return !isa<VoidType>(t); });
 }
 
-LogicalResult mlir::uop::kernelizeModule(ModuleOp module, bool fuseReduce, bool layout) {
+LogicalResult mlir::uop::kernelizeModule(ModuleOp module, bool fuseReduce, bool layout,
+                                         int64_t panel) {
   SymbolTable symbols(module);
   llvm::StringMap<FlatSymbolRefAttr> bodies;
   SmallVector<func::FuncOp> programs;
@@ -331,7 +338,7 @@ LogicalResult mlir::uop::kernelizeModule(ModuleOp module, bool fuseReduce, bool 
     for (Value v : func.getBody().front().getTerminator()->getOperands())
       if (!v.getDefiningOp())
         return func.emitOpError("uop-kernelize: returns a block argument");
-    if (failed(Kernelizer(func, fuseReduce, layout, symbols, bodies).run()))
+    if (failed(Kernelizer(func, fuseReduce, layout, panel, symbols, bodies).run()))
       return failure();
   }
   return success();

@@ -31,7 +31,6 @@ using namespace mlir::uop;
 
 namespace {
 
-
 /// The same movement op as `m` applied to `src`.
 Value moveLike(OpBuilder &b, Operation *m, Value src) {
   Location loc = m->getLoc();
@@ -73,16 +72,16 @@ int64_t numel(Value v) { return getNumElements(v.getType()); }
 /// movement chain from `view` ends at `base` (exclusive), which is read as a
 /// contiguous row-major buffer: the seed's `_last_axis_stride`, with the
 /// index arithmetic done on the two points instead of symbolically.
-int64_t lastAxisStride(Value view, Value base) {
+int64_t axisStride(Value view, Value base, int64_t axis) {
   ArrayRef<int64_t> vshape = getShape(view.getType());
-  if (vshape.empty() || vshape.back() == 1)
+  if (axis < 0 || axis >= (int64_t)vshape.size() || vshape[axis] == 1)
     return 0;
   SmallVector<Operation *> chain;
   for (Value v = view; v != base; v = v.getDefiningOp()->getOperand(0))
     chain.push_back(v.getDefiningOp());
-  auto flatAt = [&](int64_t last) {
+  auto flatAt = [&](int64_t at) {
     SmallVector<int64_t> idx(vshape.size(), 0);
-    idx.back() = last;
+    idx[axis] = at;
     for (Operation *op : chain) {
       ArrayRef<int64_t> in = getShape(op->getOperand(0).getType());
       ArrayRef<int64_t> out = getShape(op->getResult(0).getType());
@@ -116,6 +115,55 @@ int64_t lastAxisStride(Value view, Value base) {
   return flatAt(1) - flatAt(0);
 }
 
+int64_t lastAxisStride(Value view, Value base) {
+  return axisStride(view, base, (int64_t)getShape(view.getType()).size() - 1);
+}
+
+/// Whether `c` (a view of `base` below the broadcasts into reduce `r`) is B
+/// of a matmul-shaped reduce that panels `panel` wide fit: one reduce axis
+/// (the last, K), broadcast along the rows (the axis before the columns),
+/// spanning all of the columns (a multiple of `panel`).
+bool isPanelOperand(Value c, ReduceOp r, int64_t panel) {
+  ArrayRef<int64_t> src = getShape(r.getSrc().getType()), cs = getShape(c.getType());
+  int64_t rank = src.size();
+  if (panel < 2 || r.getPop() != 1 || rank < 3 || (int64_t)cs.size() != rank)
+    return false;
+  int64_t j = rank - 2, i = rank - 3;
+  if (cs[i] != 1 || src[i] == 1 || cs[j] != src[j] || src[j] % panel != 0 ||
+      cs[rank - 1] != src[rank - 1] || src[rank - 1] == 1)
+    return false;
+  return true;
+}
+
+/// Whether `c` already reads `base` as panels `panel` wide: columns 1
+/// apart, K steps `panel` apart (packed before, or stored so).
+bool readsPanels(Value c, Value base, int64_t panel) {
+  int64_t rank = getShape(c.getType()).size();
+  return axisStride(c, base, rank - 2) == 1 && axisStride(c, base, rank - 1) == panel;
+}
+
+/// Stage `c` (..., J, K) as panels: split J into (J/W, W), move W last,
+/// stage that contiguous [J/W][K][W] copy, and view it back as (..., J, K).
+void stagePanels(Value c, int64_t panel) {
+  OpBuilder b(c.getContext());
+  b.setInsertionPointAfterValue(c);
+  Location loc = c.getLoc();
+  SmallVector<int64_t> shape(getShape(c.getType()));
+  int64_t rank = shape.size(), j = rank - 2;
+  SmallVector<int64_t> split(shape.begin(), shape.begin() + j);
+  split.append({shape[j] / panel, panel, shape[rank - 1]});
+  SmallVector<int64_t> perm;
+  for (int64_t k = 0; k < j + 1; ++k)
+    perm.push_back(k);
+  perm.append({j + 2, j + 1}); // (..., J/W, W, K) <-> (..., J/W, K, W): its own inverse
+  Value r1 = ReshapeOp::create(b, loc, c, b.getDenseI64ArrayAttr(split));
+  Value p1 = PermuteOp::create(b, loc, r1, b.getDenseI64ArrayAttr(perm));
+  Value st = StageOp::create(b, loc, p1.getType(), p1);
+  Value p2 = PermuteOp::create(b, loc, st, b.getDenseI64ArrayAttr(perm));
+  Value r2 = ReshapeOp::create(b, loc, p2, b.getDenseI64ArrayAttr(shape));
+  c.replaceAllUsesExcept(r2, r1.getDefiningOp());
+}
+
 /// The movement chains feeding `x` through elementwise ops, as (top of the
 /// chain, the materialized value under it): the seed's `_views`.
 SmallVector<std::pair<Value, Value>> views(Value x) {
@@ -146,10 +194,15 @@ SmallVector<std::pair<Value, Value>> views(Value x) {
 struct UopLayoutPass : uop::impl::UopLayoutPassBase<UopLayoutPass> {
   using Base::Base;
   void runOnOperation() override {
+    if (panel < 0) {
+      emitError(getOperation().getLoc(), "uop-layout: panel must be >= 0, got ")
+          << static_cast<int64_t>(panel);
+      return signalPassFailure();
+    }
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isDeclaration() || isHost(func) || !llvm::hasSingleElement(func.getBody()))
         continue;
-      FailureOr<unsigned> staged = layoutProgram(func);
+      FailureOr<unsigned> staged = layoutProgram(func, panel);
       if (failed(staged))
         return signalPassFailure();
       numStaged += *staged;
@@ -159,7 +212,7 @@ struct UopLayoutPass : uop::impl::UopLayoutPassBase<UopLayoutPass> {
 
 } // namespace
 
-FailureOr<unsigned> mlir::uop::layoutProgram(func::FuncOp func) {
+FailureOr<unsigned> mlir::uop::layoutProgram(func::FuncOp func, int64_t panel) {
   auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (!ret || llvm::any_of(ret.getOperandTypes(), llvm::IsaPred<VoidType>))
     return 0u; // not a shaped program (a kernel graph has no views left to move)
@@ -195,21 +248,28 @@ FailureOr<unsigned> mlir::uop::layoutProgram(func::FuncOp func) {
     for (Value s : def->getOperands())
       stack.push_back(s);
   }
-  llvm::SetVector<Value> todo;
+  llvm::SetVector<Value> todo, panels;
   for (Operation &op : func.getBody().front()) {
     auto r = dyn_cast<ReduceOp>(&op);
     if (!r || !live.contains(r))
       continue;
     for (auto [view, base] : views(r.getSrc())) {
+      Value c = view;
+      while (auto e = c.getDefiningOp<ExpandOp>())
+        c = e.getSrc();
+      if (numel(c) <= numel(base) && numel(c) < numel(r.getSrc()) && !todo.contains(c) &&
+          isPanelOperand(c, r, panel)) {
+        if (!readsPanels(c, base, panel))
+          panels.insert(c);
+        continue;
+      }
       int64_t s = lastAxisStride(view, base);
       if (s == 0 || s == 1)
         continue;
       // Stage before the broadcast, and only operands that get broadcast
       // into the reduce: copying them is cheap.
-      Value c = view;
-      while (auto e = c.getDefiningOp<ExpandOp>())
-        c = e.getSrc();
-      if (numel(c) > numel(base) || numel(c) >= numel(r.getSrc()) || todo.contains(c))
+      if (numel(c) > numel(base) || numel(c) >= numel(r.getSrc()) || todo.contains(c) ||
+          panels.contains(c))
         continue;
       if (lastAxisStride(view, c) == 1)
         todo.insert(c);
@@ -221,5 +281,7 @@ FailureOr<unsigned> mlir::uop::layoutProgram(func::FuncOp func) {
     auto st = StageOp::create(b, c.getLoc(), c.getType(), c);
     c.replaceAllUsesExcept(st.getResult(), st);
   }
-  return static_cast<unsigned>(todo.size());
+  for (Value c : panels)
+    stagePanels(c, panel);
+  return static_cast<unsigned>(todo.size() + panels.size());
 }

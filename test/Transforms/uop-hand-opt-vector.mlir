@@ -7,16 +7,19 @@
 // axis is a multiple of two vectors of f32 gets a register tile of `vector`
 // lanes on that axis and upcast rows on the one before, as many as leave 4
 // registers for the operands; otherwise (one output axis, no lanes that
-// divide the last one) the seed's own choice.
+// divide the last one) the seed's own choice. A gemm-shaped kernel (each
+// output element its own reduction) has its columns tiled by the lanes
+// (one panel of uop-layout's packed B per block) and, from 1024 rows, its
+// rows by 256; a row reduction broadcast back over the row is not tiled.
 // BAD: uop-hand-opt: vector-bits must be 0, -1, 128, 256 or 512, got 100
 
 // A 64^3 gemm.
 // AVX2-LABEL: func.func private @r_64_64
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, tile = {1: 16}, vector = 16>
 // AVX512-LABEL: func.func private @r_64_64
-// AVX512-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, vector = 32>
+// AVX512-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, tile = {1: 32}, vector = 32>
 // REGS32-LABEL: func.func private @r_64_64
-// REGS32-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, vector = 16>
+// REGS32-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, tile = {1: 16}, vector = 16>
 func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<4096xf32>
   %b = uop.buffer 1 : tensor<4096xf32>
@@ -36,7 +39,7 @@ func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel} {
 // A last axis of 24 (no multiple of 32 lanes): the seed's 4x4 for AVX-512,
 // 16 lanes do not divide it either; a 6-row axis takes 2 rows.
 // AVX2-LABEL: func.func private @r_6_48
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 2}, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 2}, tile = {1: 16}, vector = 16>
 // AVX512-LABEL: func.func private @r_6_48
 // AVX512-SAME:    uop.opts = #uop.opts<upcast = {0: 2, 1: 4}>
 func.func private @r_6_48() -> tensor<6x48xf32> attributes {uop.kernel} {
@@ -68,4 +71,39 @@ func.func private @r_512() -> tensor<512xf32> attributes {uop.kernel} {
   %r = uop.reshape %a, [512, 4] : tensor<2048xf32>
   %c = uop.reduce %r <add> pop 1 : tensor<512x4xf32>
   return %c : tensor<512xf32>
+}
+
+// -----
+
+// A 1024^2-output gemm (B already in panels): rows in blocks of 256 too.
+// AVX2-LABEL: func.func private @r_1024_1024
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, tile = {0: 256, 1: 16}, vector = 16>
+func.func private @r_1024_1024() -> tensor<1024x1024xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<1048576xf32>
+  %b = uop.buffer 1 : tensor<1048576xf32>
+  %a2 = uop.reshape %a, [1024, 1, 1024] : tensor<1048576xf32>
+  %ae = uop.expand %a2, [1024, 1024, 1024] : tensor<1024x1x1024xf32>
+  %b2 = uop.reshape %b, [1, 1024, 1024] : tensor<1048576xf32>
+  %be = uop.expand %b2, [1024, 1024, 1024] : tensor<1x1024x1024xf32>
+  %m = uop.mul %ae, %be : tensor<1024x1024x1024xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<1024x1024x1024xf32>
+  return %c : tensor<1024x1024xf32>
+}
+
+// -----
+
+// Softmax's numerator in one kernel (--fuse-reduce): the row max is
+// broadcast back over the row, so the columns are not cut into blocks
+// (each would redo the row's max): the register tile, no tiles.
+// AVX2-LABEL: func.func private @r_64_256
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, vector = 16>
+func.func private @r_64_256() -> tensor<64x256xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<16384xf32>
+  %x = uop.reshape %a, [64, 256] : tensor<16384xf32>
+  %m = uop.reduce %x <max> pop 1 : tensor<64x256xf32>
+  %m2 = uop.reshape %m, [64, 1] : tensor<64xf32>
+  %me = uop.expand %m2, [64, 256] : tensor<64x1xf32>
+  %d = uop.add %x, %me : tensor<64x256xf32>
+  %e = uop.exp2 %d : tensor<64x256xf32>
+  return %e : tensor<64x256xf32>
 }

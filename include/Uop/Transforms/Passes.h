@@ -50,13 +50,26 @@ SmallVector<std::string> getSymbolicRuleNames(MLIRContext *context);
 /// the uop-kernelize pass.
 /// With `layout`, uop-layout runs on each program after detach stripping
 /// and stage_broadcast_compute, before the materialization points are
-/// chosen (where the seed's HandOpt runs it).
-LogicalResult kernelizeModule(ModuleOp module, bool fuseReduce = false, bool layout = false);
+/// chosen (where the seed's HandOpt runs it), packing panels `panel` wide
+/// (0: the seed's staging; see layoutProgram).
+LogicalResult kernelizeModule(ModuleOp module, bool fuseReduce = false, bool layout = false,
+                              int64_t panel = 0);
 
 /// The seed's `layout_pass` on one shaped program (see uop-layout): movement
 /// ops pushed to the leaves, strided operands broadcast into a reduce staged.
+/// With `panel` = W > 1, the broadcast operand of a matmul-shaped reduce
+/// (B of A @ B) is staged as panels of W columns ([J/W][K][W]) for the
+/// register tile's W lanes instead of being transposed.
 /// Returns the number of values staged.
-FailureOr<unsigned> layoutProgram(func::FuncOp func);
+FailureOr<unsigned> layoutProgram(func::FuncOp func, int64_t panel = 0);
+
+/// The f32 lanes of the register tile uop-hand-opt (vector-bits=-1) gives
+/// this machine's vector unit: the panel width uop-layout packs B for.
+int64_t getHostTileLanes();
+
+/// uop-hand-opt target=cpu with register tiles for this machine's vector
+/// unit (vector-bits=-1): what opt=hand runs, and the search starts from.
+UopHandOptPassOptions getHostHandOptOptions();
 
 #define GEN_PASS_REGISTRATION
 #include "Uop/Transforms/Passes.h.inc"

@@ -111,7 +111,11 @@ def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
     Option<"layout", "layout", "bool", /*default=*/"false",
            "Run uop-layout after detach stripping and stage_broadcast_compute, before "
            "the materialization points are chosen (the seed's HandOpt.layout; "
-           "uop-cpu-pipeline sets it for opt=hand and opt=search)">];
+           "uop-cpu-pipeline sets it for opt=hand and opt=search)">,
+    Option<"layoutPanel", "layout-panel", "int64_t", /*default=*/"0",
+           "With layout: pack the broadcast operand of a matmul-shaped reduce in "
+           "panels this many columns wide (see uop-layout's panel; uop-cpu-pipeline "
+           "sets the host's register-tile lanes)">];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
@@ -139,12 +143,28 @@ def UopLayoutPass : Pass<"uop-layout", "::mlir::ModuleOp"> {
     points; `uop-cpu-pipeline` asks for that with `opt=hand` and
     `opt=search` (the seed's `HandOpt` and `SearchOpt`).
 
+    With `panel = W` (uop-cpu-pipeline passes the host's register-tile
+    lanes, 16 on AVX2), the operand of a matmul-shaped reduce (one reduce
+    axis, last) that is broadcast along the rows and spans the columns (B of
+    `A @ B`, a multiple of W columns) is staged as panels instead: the
+    columns are split into blocks of W, and each block is stored as one
+    contiguous `K x W` panel (`[J/W][K][W]`, then viewed back as `J x K`).
+    The register tile's W vector lanes read one contiguous W-wide row of a
+    panel per step of the reduction, and a panel is one block of memory:
+    walking B's columns instead hits the same few cache sets every row
+    (rows 4 KiB apart at N = 1024). Values are unchanged; only where the
+    copy puts them. An operand already in that form is left alone.
+
     ```mlir
     %bt = uop.permute %b, [1, 0] : tensor<64x64xf32>
     %b3 = uop.reshape %bt, [1, 64, 64] : tensor<64x64xf32>
     // -> %s = uop.stage %b3 : tensor<1x64x64xf32>, then the expand of %s
     ```
   }];
+  let options = [
+    Option<"panel", "panel", "int64_t", /*default=*/"0",
+           "Stage B of a matmul-shaped reduce as panels this many columns wide "
+           "(0: the seed's transposing stage)">];
   let statistics = [
     Statistic<"numStaged", "values-staged", "Strided operands staged">];
 }
@@ -174,6 +194,10 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     leave 4 of the vector registers for the loaded operands: AVX2 (256 bits,
     16 registers) `upcast = {0: 4}, vector = 16`, AVX-512 (32 registers)
     `upcast = {0: 8}, vector = 32`. Each element's reduction keeps its order.
+    Past one tile of columns the last axis is tiled by the lanes (each
+    column block reads one panel of uop-layout's packed B), and 1024 or
+    more rows (a multiple of 256) are tiled by 256, so one block of A's rows
+    sweeps every panel while the panel stays in L2.
 
     `target=gpu` is the seed's `gpu_opt_choice`: the output axes become the
     grid (`gpu`; at most 3 non-trivial axes, else an error), threads on the
