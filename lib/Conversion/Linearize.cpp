@@ -439,8 +439,8 @@ private:
   /// Values of the emitted ops. Inside the lanes a lane-variant value is a
   /// vector<W x T>; a lane-invariant one stays a scalar.
   DenseMap<Operation *, Value> vals;
-  DenseMap<Operation *, Value> mems;     // memrefs
-  DenseMap<Operation *, Ptr> ptrs;       // memory accesses
+  DenseMap<Operation *, Value> mems;             // memrefs
+  DenseMap<Operation *, Ptr> ptrs;               // memory accesses
   llvm::SmallPtrSet<Operation *, 8> privateMems; // lane-private allocs (and afters)
   /// Lane-variant i32 values affine in the lane: (lane 0's value, stride).
   DenseMap<Operation *, std::pair<Value, int64_t>> affine;
@@ -677,17 +677,55 @@ void Emitter::findOuterVectorization() {
   if (lanes <= 1)
     return;
   // Buffers the kernel reads: storing to them in a jammed loop could change
-  // what a later iteration reads.
-  llvm::SmallPtrSet<Operation *, 4> loaded;
-  for (Operation *op : sched.getOrder())
-    if (auto load = dyn_cast<LoadOp>(op))
-      if (Operation *mem = rootMemory(load.getPtr().getDefiningOp()))
-        if (auto buf = dyn_cast<BufferOp>(mem))
-          loaded.insert(buf);
-  auto loadedSlot = [&](BufferOp buf) {
-    return llvm::any_of(loaded, [&](Operation *l) {
-      return cast<BufferOp>(l).getSlotAttr().getInt() == buf.getSlotAttr().getInt();
-    });
+  // what a later iteration reads, unless each element read is the element
+  // one store writes (a reduce tile continuing each output element's
+  // reduction from what its block before stored), and the elements of
+  // different stores are more than a jam of lanes apart: each lane then
+  // reads and writes only its own elements.
+  std::map<int64_t, llvm::SetVector<Value>> loadedAt, storedAt; // slot -> indices
+  auto indexOf = [](Value ptr) -> Value {
+    auto index = ptr.getDefiningOp<IndexOp>();
+    return index && index.getIndices().size() == 1 ? index.getIndices()[0] : Value();
+  };
+  for (Operation *op : sched.getOrder()) {
+    Value ptr = isa<LoadOp>(op)    ? op->getOperand(0)
+                : isa<StoreOp>(op) ? op->getOperand(0)
+                                   : Value();
+    if (!ptr)
+      continue;
+    if (auto buf = dyn_cast_or_null<BufferOp>(rootMemory(ptr.getDefiningOp())))
+      (isa<LoadOp>(op) ? loadedAt : storedAt)[buf.getSlotAttr().getInt()].insert(indexOf(ptr));
+  }
+  auto storeUnsafe = [&](BufferOp buf, Operation *range) {
+    int64_t slot = buf.getSlotAttr().getInt();
+    auto it = loadedAt.find(slot);
+    if (it == loadedAt.end())
+      return false;
+    const llvm::SetVector<Value> &reads = it->second, &writes = storedAt[slot];
+    if (reads.size() != writes.size() ||
+        llvm::any_of(reads, [&](Value v) { return !v || !writes.contains(v); }))
+      return true;
+    SmallVector<llvm::SmallDenseMap<Operation *, int64_t>> forms;
+    for (Value v : reads) {
+      auto f = linearForm(v);
+      if (!f)
+        return true;
+      forms.push_back(*f);
+    }
+    int64_t span = lanes;
+    for (size_t a = 0; a < forms.size(); ++a)
+      for (size_t c = a + 1; c < forms.size(); ++c) {
+        auto fa = forms[a], fc = forms[c];
+        int64_t da = fa.lookup(nullptr), dc = fc.lookup(nullptr);
+        fa.erase(nullptr);
+        fc.erase(nullptr);
+        int64_t step = std::abs(fa.lookup(range));
+        if (fa.size() != fc.size() ||
+            llvm::any_of(fa, [&](auto &kv) { return fc.lookup(kv.first) != kv.second; }) ||
+            std::abs(da - dc) < span * std::max<int64_t>(step, 1))
+          return true;
+      }
+    return false;
   };
   // Safety depends only on the loop: decide it once per loop, not per load.
   DenseMap<Operation *, bool> safeLoops;
@@ -706,7 +744,7 @@ void Emitter::findOuterVectorization() {
           if (!llvm::is_contained(sched.getTarget(alloc), range))
             return false; // shared by the lanes
         } else if (auto buf = dyn_cast_or_null<BufferOp>(mem)) {
-          if (loadedSlot(buf))
+          if (storeUnsafe(buf, range))
             return false;
         } else {
           return false;
@@ -719,9 +757,8 @@ void Emitter::findOuterVectorization() {
     for (Operation *op : sched.getOrder()) {
       if (!llvm::is_contained(sched.getTarget(op), range))
         continue;
-      bool v = llvm::any_of(op->getOperands(), [&](Value x) {
-        return variant.contains(x.getDefiningOp());
-      });
+      bool v = llvm::any_of(op->getOperands(),
+                            [&](Value x) { return variant.contains(x.getDefiningOp()); });
       if (auto load = dyn_cast<LoadOp>(op))
         if (auto alloc = dyn_cast_or_null<AllocOp>(rootMemory(load.getPtr().getDefiningOp())))
           v |= llvm::is_contained(sched.getTarget(alloc), range);
@@ -756,8 +793,7 @@ void Emitter::findOuterVectorization() {
       continue;
     int64_t cOuter = form->lookup(outer), cInner = form->lookup(inner);
     std::optional<int64_t> trip = getConstantIntValue(outerRange.getEnd());
-    if (cOuter != 1 || cInner == 0 || cInner == 1 || !trip || *trip < lanes ||
-        *trip % lanes != 0)
+    if (cOuter != 1 || cInner == 0 || cInner == 1 || !trip || *trip < lanes || *trip % lanes != 0)
       continue;
     auto [it, fresh] = safeLoops.try_emplace(outer, false);
     if (fresh)
@@ -1356,9 +1392,8 @@ LogicalResult Emitter::emitStore(Operation *op) {
   Type elem = cast<MemRefType>(p.mem.getType()).getElementType();
   if (!p.lanes && p.stride == 0) {
     // Every lane stores to the same element: the last lane's value stays.
-    Value last = vec ? vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{jamWidth - 1})
-                           .getResult()
-                     : v;
+    Value last =
+        vec ? vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{jamWidth - 1}).getResult() : v;
     memref::StoreOp::create(b, loc, last, p.mem, p.idx);
     return success();
   }
@@ -1378,9 +1413,9 @@ struct UopLinearizePass : mlir::uop::impl::UopLinearizePassBase<UopLinearizePass
   using Base::Base;
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    bool asGpu = gpu || (emulateBarriers && func.walk([](BarrierOp) {
-                                                   return WalkResult::interrupt();
-                                                 }).wasInterrupted());
+    bool asGpu =
+        gpu || (emulateBarriers &&
+                func.walk([](BarrierOp) { return WalkResult::interrupt(); }).wasInterrupted());
     if (failed(linearizeKernel(func, asGpu, checks)))
       signalPassFailure();
   }

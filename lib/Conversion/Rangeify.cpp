@@ -69,6 +69,21 @@ private:
     SmallVector<Part> parts;
     SmallVector<Index> combos;
   };
+  /// `tile` on the reduce axis of a root reduce (`tile = {rank: size}`, the
+  /// axis after the output's; the seed has no such blocking): the reduction
+  /// runs in blocks of `size` terms, the block loop outermost, and each
+  /// block continues the element's reduction from the value the block
+  /// before stored into the output (its identity in block 0). Each
+  /// element's terms are combined in the same order as without blocks; only
+  /// the loops around them change, so a block of B's rows stays in cache
+  /// while the output loops sweep it.
+  struct ReduceTile {
+    Operation *op = nullptr; // the root uop.reduce
+    Value block;             // the block loop's RANGE
+    int64_t size = 0;
+    Value out;  // the output memref
+    Value flat; // the output element being lowered (its flat index)
+  } reduceTile;
   /// A call of the seed's recursive rule (the value of `u` at `idx`) on the
   /// explicit stack of `rangeify`: `stage` counts the values it has asked
   /// for, which are on `rangeify`'s result stack from `base` on.
@@ -95,9 +110,47 @@ private:
       key.push_back(i.getAsOpaquePointer());
     return key;
   }
+  /// One constant per value, as in the seed's hash-consed graph: an index
+  /// holding the same constant is the same index, so the memo finds it (a
+  /// row max read by both the numerator and the sum of a fused softmax is
+  /// one reduction, not two). Each is made before everything that follows
+  /// it (the builder only appends).
   Value c32(int64_t v) {
-    return ConstOp::create(b, loc, b.getI32IntegerAttr(static_cast<int32_t>(v)));
+    Value &c = consts[v];
+    if (!c)
+      c = ConstOp::create(b, loc, b.getI32IntegerAttr(static_cast<int32_t>(v)));
+    return c;
   }
+  DenseMap<int64_t, Value> consts;
+  /// Index arithmetic, hash-consed like the constants (the same op of the
+  /// same operands is one value) and with the identities x + 0, x * 1 and
+  /// x * 0 folded as it is built, as the seed's builders do: the index of a
+  /// row reached through a unit axis is the row's own index.
+  template <typename OpT> Value indexOp(Value x, Value y) {
+    auto isConst = [&](Value v, int64_t c) { return consts.lookup(c) == v; };
+    if constexpr (std::is_same_v<OpT, AddOp>) {
+      if (isConst(y, 0))
+        return x;
+      if (isConst(x, 0))
+        return y;
+    }
+    if constexpr (std::is_same_v<OpT, MulOp>) {
+      if (isConst(y, 1))
+        return x;
+      if (isConst(x, 1))
+        return y;
+      if (isConst(x, 0) || isConst(y, 0))
+        return c32(0);
+    }
+    if constexpr (std::is_same_v<OpT, FloorDivOp>)
+      if (isConst(y, 1))
+        return x;
+    Value &v = indexOps[{OpT::getOperationName(), x.getAsOpaquePointer(), y.getAsOpaquePointer()}];
+    if (!v)
+      v = OpT::create(b, loc, x, y);
+    return v;
+  }
+  std::map<std::tuple<StringRef, void *, void *>, Value> indexOps;
   Value rng(int64_t size, AxisKind kind) {
     return RangeOp::create(b, loc, c32(size), b.getI64IntegerAttr(nextRange++),
                            AxisKindAttr::get(ctx, kind));
@@ -111,7 +164,7 @@ private:
   Value ravel(ArrayRef<Value> idx, ArrayRef<int64_t> shape) {
     Value flat = c32(0);
     for (auto [i, s] : llvm::zip(idx, shape))
-      flat = AddOp::create(b, loc, MulOp::create(b, loc, flat, c32(s)), i);
+      flat = indexOp<AddOp>(indexOp<MulOp>(flat, c32(s)), i);
     return flat;
   }
   /// The RANGE ops `vals` depend on, sorted by idx (the seed's ranges_in).
@@ -392,8 +445,8 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
         } else if (kk == (int64_t)k0 && stride == 1) {
           src[kk] = flat; // the group's only axis of size > 1
         } else {
-          Value q = stride == 1 ? flat : FloorDivOp::create(b, loc, flat, c32(stride)).getResult();
-          src[kk] = kk == (int64_t)k0 ? q : FloorModOp::create(b, loc, q, c32(from[kk])).getResult();
+          Value q = stride == 1 ? flat : indexOp<FloorDivOp>(flat, c32(stride));
+          src[kk] = kk == (int64_t)k0 ? q : indexOp<FloorModOp>(q, c32(from[kk]));
         }
         stride *= from[kk];
       }
@@ -417,7 +470,7 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
     Index src;
     for (auto [k, i] : llvm::enumerate(idx)) {
       int64_t begin = shrink.getBound(k).first;
-      src.push_back(begin ? Value(AddOp::create(b, loc, i, c32(begin))) : i);
+      src.push_back(begin ? indexOp<AddOp>(i, c32(begin)) : i);
     }
     return need(shrink.getSrc(), src);
   }
@@ -460,7 +513,18 @@ Rangeifier::ReduceState Rangeifier::reduceBegin(ReduceOp op, ArrayRef<Value> idx
       parts = ps;
       found = true;
     }
-  if (!found) {
+  if (!found && op == reduceTile.op) {
+    // k = block * size + kk: the block loop is the reduce tile's, kk this
+    // reduction's own (unrolled as the opts say).
+    int64_t u =
+        opts.getUnroll() > 1 && reduceTile.size % opts.getUnroll() == 0 ? opts.getUnroll() : 1;
+    int64_t inner = reduceTile.size / u;
+    Value base = MulOp::create(b, loc, reduceTile.block, c32(inner));
+    if (inner > 1)
+      base = AddOp::create(b, loc, base, rng(inner, AxisKind::Reduce));
+    parts.push_back({base, u});
+    reduceRanges[op].push_back({outRanges, parts});
+  } else if (!found) {
     for (auto [k, s] : llvm::enumerate(rshape))
       parts.push_back(axisParts(s, (int64_t)k == n - 1 ? opts.getUnroll() : 1, AxisKind::Reduce));
     reduceRanges[op].push_back({outRanges, parts});
@@ -490,16 +554,34 @@ Value Rangeifier::reduceEnd(ReduceOp op, const ReduceState &st, ArrayRef<Value> 
   for (const Part &p : parts)
     if (p.base.getDefiningOp<RangeOp>())
       real.push_back(p.base);
+  Type dtype = getDType(op.getType());
+  Value start = ConstOp::create(b, loc, identity(b, op.getKind(), dtype));
+  if (op == reduceTile.op) {
+    // The block's own loop (not the block loop), and the value so far: the
+    // identity in block 0, else what the block before stored (read inside
+    // the block loop and the output's loops).
+    real.clear();
+    for (const Part &p : parts)
+      for (Value r : rangesIn({p.base}))
+        if (r != reduceTile.block)
+          real.push_back(r);
+    SmallVector<Value> deps(outRanges);
+    deps.push_back(reduceTile.block);
+    Value out = AfterOp::create(b, loc, reduceTile.out, deps);
+    Value prev = LoadOp::create(b, loc, IndexOp::create(b, loc, out, ValueRange{reduceTile.flat}));
+    Value first = CmpLtOp::create(b, loc, reduceTile.block, c32(1));
+    start = WhereOp::create(b, loc, first, start, prev);
+    if (real.empty())
+      return binop(start, vals[0]);
+  }
   if (real.empty())
     return vals[0];
   Value val = vals[0];
-  Type dtype = getDType(op.getType());
   Value acc = alloc(dtype);
   Value zero = c32(0);
   // The accumulator lives inside the loops the output index uses...
   Value acc0 = outRanges.empty() ? acc : Value(AfterOp::create(b, loc, acc, outRanges));
-  Value init = StoreOp::create(b, loc, IndexOp::create(b, loc, acc0, ValueRange{zero}),
-                               ConstOp::create(b, loc, identity(b, op.getKind(), dtype)));
+  Value init = StoreOp::create(b, loc, IndexOp::create(b, loc, acc0, ValueRange{zero}), start);
   // ...is re-read every iteration of the reduce loops...
   SmallVector<Value> deps{init};
   deps.append(real.begin(), real.end());
@@ -543,7 +625,7 @@ SmallVector<Index> Rangeifier::combos(ArrayRef<Part> parts) {
         if (known0)
           i.push_back(c32(k));
         else if (p.factor > 1)
-          i.push_back(AddOp::create(b, loc, MulOp::create(b, loc, p.base, c32(p.factor)), c32(k)));
+          i.push_back(indexOp<AddOp>(indexOp<MulOp>(p.base, c32(p.factor)), c32(k)));
         else
           i.push_back(p.base);
         next.push_back(std::move(i));
@@ -568,6 +650,15 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
   Value out = BufferOp::create(b, loc, outType, b.getI64IntegerAttr(outSlot));
   int64_t rank = shape.size();
   SmallVector<Part> plist(rank);
+  // A tile of the root reduction's axis (see ReduceTile): its block loop
+  // is made first, so it is the outermost.
+  if (auto red = root.getDefiningOp<ReduceOp>(); red && !opts.getGpu()) {
+    ArrayRef<int64_t> src = getShape(red.getSrc().getType());
+    int64_t size = lookupAxis(opts.getTile(), rank, 0);
+    if (red.getPop() == 1 && (int64_t)src.size() == rank + 1 && size > 1 && size < src.back() &&
+        src.back() % size == 0)
+      reduceTile = {red, rng(src.back() / size, AxisKind::Loop), size, out, {}};
+  }
   if (opts.getGpu()) {
     // Each output axis gets a GLOBAL range and optionally a LOCAL one.
     for (int64_t k = 0; k < rank; ++k) {
@@ -615,15 +706,18 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
   }
   SmallVector<Value> stores;
   for (const Index &idx : combos(plist)) {
+    Value flat = shape.empty() ? c32(0) : ravel(idx, shape);
+    reduceTile.flat = flat;
     auto val = rangeify(root, idx);
     if (failed(val))
       return failure();
-    Value flat = shape.empty() ? c32(0) : ravel(idx, shape);
     stores.push_back(StoreOp::create(b, loc, IndexOp::create(b, loc, out, ValueRange{flat}), *val));
   }
   SmallVector<Value> bases;
   for (const Part &p : plist)
     bases.push_back(p.base);
+  if (reduceTile.op)
+    bases.push_back(reduceTile.block);
   SmallVector<Value> loops = rangesIn(bases);
   Value body = stores.size() == 1 ? stores[0] : Value(SinkOp::create(b, loc, stores));
   if (!loops.empty())

@@ -93,7 +93,12 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     * `upcast = {axis: factor, ...}`: output axes unrolled into registers.
     * `thread = axis`: the output axis run in parallel (OpenMP).
     * `unroll = n`: unroll factor of the innermost reduce axis (default 1).
-    * `tile = {axis: size, ...}`: cache blocking of output axes.
+    * `tile = {axis: size, ...}`: cache blocking of output axes. On the
+      axis after the output's (a kernel whose value is one reduction of
+      one axis, as a gemm), the reduction runs in blocks of `size` terms:
+      the block loop is outermost, and each block continues every output
+      element's reduction from what the block before stored in the output
+      (the terms of an element are combined in the same order).
     * `gpu`: output axes become GLOBAL (blockIdx) ranges.
     * `local = {axis: threads, ...}`: threads per block on an axis (LOCAL).
     * `vector = lanes`: on the CPU, the serial loop directly around a
