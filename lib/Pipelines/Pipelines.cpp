@@ -84,6 +84,11 @@ void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions
   pm.addPass(createUopExpandMathPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Max/min reductions in vector lanes, checked, with the scalar loop as
+  // the fallback (LLVM leaves the seed's `(a>b)?a:b` scalar).
+  UopVectorizeMaxPassOptions vectorizeMax;
+  vectorizeMax.lanes = getHostTileLanes() / 2;
+  pm.addNestedPass<func::FuncOp>(createUopVectorizeMaxPass(vectorizeMax));
   // THREAD ranges: scf.parallel -> omp.parallel + omp.wsloop, or serial loops.
   if (options.openmp)
     pm.addPass(createConvertSCFToOpenMPPass());

@@ -36,6 +36,49 @@ def UopExpandMathPass : Pass<"uop-expand-math"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
 }
 
+def UopVectorizeMaxPass : Pass<"uop-vectorize-max", "::mlir::func::FuncOp"> {
+  let summary = "Vectorize float max reductions exactly: speculate on lanes, check, fall back to the scalar loop";
+  let description = [{
+    A max reduction lowers to `acc = select(cmpf(acc, x), ...)` on a scalar
+    accumulator (the seed's C `(a>b)?a:b`). LLVM does not vectorize it
+    without `nnan`/`nsz`, and may not: the order matters where the row has
+    a NaN (the sequential select drops or keeps it depending on where it
+    is) or where the maximum is a zero (which of +0 and -0 wins is a tie).
+    Everywhere else the result is the unique maximum, whatever the order.
+
+    So this pass (after uop-linearize, CPU only) takes an innermost
+    `scf.for` of step 1, constant bounds and a trip count that is a
+    multiple of `lanes` (at least two vectors) whose body is only such max
+    accumulations of loads contiguous in the loop (one per upcast row, each
+    into its own `memref<1xf32>` accumulator) and their index arithmetic,
+    and makes it: a loop of `lanes`-wide vector loads and the same
+    compare-and-select per lane, noting whether any lane saw a NaN; the
+    lanes folded in order with the same select; then, if no NaN was seen
+    and no maximum is zero, the accumulator gets `select` of its old value
+    and the maximum, exactly what the scalar loop gives; otherwise the
+    original scalar loop runs, unchanged. Results are bit-identical to the
+    scalar loop on every input.
+
+    ```mlir
+    scf.for %i = %c0 to %c4096 step %c1 : i32 {
+      %a = memref.load %acc[%c0] : memref<1xf32>
+      %x = memref.load %buf[%idx] : memref<16777216xf32>   // %idx = base + %i
+      %c = arith.cmpf ogt, %a, %x : f32
+      %m = arith.select %c, %a, %x : f32
+      memref.store %m, %acc[%c0] : memref<1xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"8",
+           "f32 lanes of a vector (uop-cpu-pipeline passes the host's: 8 for AVX2, 16 "
+           "for AVX-512)">];
+  let statistics = [
+    Statistic<"numVectorized", "loops-vectorized", "Max-reduction loops vectorized">];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect"];
+}
+
 def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
   let summary = "Schedule a kernel graph (L2) into scf loops over memrefs (L3)";
   let description = [{
