@@ -248,6 +248,7 @@ private:
 /// in blocks of 128..512 rows, upcast tiles up to 8x8 and 4x16/16x4, unroll
 /// 4 and 8, cache tiles of 32..256, and every output axis (or none) as the
 /// thread axis. `hand` is hand_opt_choice for this machine's vector unit.
+/// A register tile of a gemm is refined with reduce tiles of 256 and 512.
 /// Round 1 is the register tiles; round 2 varies the best few's unroll,
 /// tiles and threads (the beam).
 SmallVector<OptsBuilder> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize,
@@ -314,7 +315,16 @@ SmallVector<OptsBuilder> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize,
   return out;
 }
 
-SmallVector<OptsBuilder> refineCandidates(ArrayRef<int64_t> shape, int64_t rsize,
+/// Whether the kernel's value is one reduction of one axis (a gemm): a
+/// reduce tile (`tile` on the axis after the output's) applies to it.
+bool reducesAtRoot(func::FuncOp kernel) {
+  auto ret = dyn_cast<func::ReturnOp>(kernel.getBody().front().getTerminator());
+  auto red =
+      ret && ret.getNumOperands() == 1 ? ret.getOperand(0).getDefiningOp<ReduceOp>() : ReduceOp();
+  return red && red.getPop() == 1;
+}
+
+SmallVector<OptsBuilder> refineCandidates(ArrayRef<int64_t> shape, int64_t rsize, bool rootReduce,
                                           const OptsBuilder &base) {
   SmallVector<OptsBuilder> out;
   SmallVector<int64_t> outs;
@@ -346,6 +356,16 @@ SmallVector<OptsBuilder> refineCandidates(ArrayRef<int64_t> shape, int64_t rsize
         c.tile[i] = t;
       out.push_back(c);
     }
+    // Long reductions in blocks (the reduce tile): B's panel slice then
+    // stays in L1 while a block of rows sweeps it.
+    int64_t k = shape.size();
+    if (rootReduce)
+      for (int64_t t : {256, 512})
+        if (rsize > 2 * t && rsize % t == 0 && !base.tile.count(k)) {
+          OptsBuilder c = base;
+          c.tile[k] = t;
+          out.push_back(c);
+        }
     return out;
   }
   for (int64_t t : {32, 64, 128, 256}) {
@@ -411,6 +431,7 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
     };
     ArrayRef<int64_t> shape = getShape(kernel.getResultTypes()[0]);
     int64_t rsize = reduceSize(kernel);
+    bool rootReduce = reducesAtRoot(kernel);
     Searcher searcher(kernel, options);
     llvm::StringSet<> seen;
     unsigned tried = 0, rejected = 0;
@@ -449,7 +470,7 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
       for (size_t i = 0; i < std::min<size_t>(3, timed.size()); ++i)
         beam.push_back(timed[i].second);
       for (const OptsBuilder &b : beam)
-        for (const OptsBuilder &c : refineCandidates(shape, rsize, b))
+        for (const OptsBuilder &c : refineCandidates(shape, rsize, rootReduce, b))
           tryOne(c, false);
     }
     std::sort(timed.begin(), timed.end(),
