@@ -46,8 +46,9 @@ namespace rt = ::uop::rt;
 /// find for the same kernel (candidates, codegen), or the entry's form
 /// changes. 2: exp2/log2 became inline arithmetic (uop-expand-math), which
 /// changes what the fastest opts of a kernel using them are. 3: candidates
-/// with vector lanes (register tiles over uop-layout's panels of B).
-static constexpr const char *kSearchFormat = "uop-search 3";
+/// with vector lanes (register tiles over uop-layout's panels of B). 4: a
+/// gemm's reduce tiles.
+static constexpr const char *kSearchFormat = "uop-search 4";
 
 namespace {
 
