@@ -208,3 +208,47 @@ TEST_F(UopIRTest, BuildersInferResultTypes) {
 }
 
 } // namespace
+
+namespace {
+std::string printed(Attribute a) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  a.print(os);
+  return s;
+}
+} // namespace
+
+// OptsBuilder, the axis-map form of #uop.opts that the strategies (hand
+// rules, search) build: get() then from() is the identity, every field
+// included, and an empty builder is `#uop.opts<>`.
+TEST_F(UopIRTest, OptsBuilderRoundTrips) {
+  EXPECT_EQ(printed(OptsBuilder().get(&context)), "#uop.opts<>");
+  OptsBuilder o;
+  o.upcast = {{1, 4}, {0, 8}};
+  o.tile = {{0, 256}, {1, 16}, {2, 512}};
+  o.thread = 0;
+  o.unroll = 2;
+  o.vector = 16;
+  o.prefetch = 8;
+  OptsAttr a = o.get(&context);
+  // Axis maps print sorted by axis.
+  EXPECT_EQ(printed(a), "#uop.opts<upcast = {0: 8, 1: 4}, thread = 0, unroll = 2, tile = {0: 256, "
+                        "1: 16, 2: 512}, vector = 16, prefetch = 8>");
+  OptsBuilder back = OptsBuilder::from(a);
+  EXPECT_EQ(back.upcast, o.upcast);
+  EXPECT_EQ(back.tile, o.tile);
+  EXPECT_EQ(back.thread, 0);
+  EXPECT_EQ(back.unroll, 2);
+  EXPECT_EQ(back.vector, 16);
+  EXPECT_EQ(back.prefetch, 8);
+  EXPECT_EQ(back.upcastOf(0), 8);
+  EXPECT_EQ(back.upcastOf(2), 1);
+  EXPECT_EQ(back.get(&context), a);
+  OptsBuilder gpu;
+  gpu.gpu = true;
+  gpu.local = {{0, 8}, {1, 16}};
+  gpu.upcast = {{0, 16}, {1, 8}};
+  OptsAttr g = gpu.get(&context);
+  EXPECT_EQ(printed(g), "#uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}>");
+  EXPECT_EQ(OptsBuilder::from(g).get(&context), g);
+}
