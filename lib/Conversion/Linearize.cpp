@@ -705,10 +705,12 @@ void Emitter::findOuterVectorization() {
     if (reads.size() != writes.size() ||
         llvm::any_of(reads, [&](Value v) { return !v || !writes.contains(v); }))
       return true;
+    // Each element must move with the lanes (else every lane would read
+    // and write the same one).
     SmallVector<llvm::SmallDenseMap<Operation *, int64_t>> forms;
     for (Value v : reads) {
       auto f = linearForm(v);
-      if (!f)
+      if (!f || f->lookup(range) == 0)
         return true;
       forms.push_back(*f);
     }
@@ -722,7 +724,7 @@ void Emitter::findOuterVectorization() {
         int64_t step = std::abs(fa.lookup(range));
         if (fa.size() != fc.size() ||
             llvm::any_of(fa, [&](auto &kv) { return fc.lookup(kv.first) != kv.second; }) ||
-            std::abs(da - dc) < span * std::max<int64_t>(step, 1))
+            std::abs(da - dc) < span * step)
           return true;
       }
     return false;
