@@ -2,6 +2,7 @@
 """C = A @ B from movement ops (the seed's examples/bench_gemm.py graph), uop beside numpy + OpenBLAS.
 
   /usr/bin/python3 bench/gemm.py [N ...] [--uop-run build/bin/uop-run] [--threads 2] [--reps 5]
+                                 [--repeat R]
 
 For each N (default 256 512 1024 2048) the program is A (N,1,N) times B^T
 (1,N,N) broadcast to (N,N,N) and summed over k (B read down its columns),
@@ -145,6 +146,10 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--none-max", type=int, default=1024,
                     help="largest N run with --opt=none (the scalar loops take minutes above)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="measure each cell this many times, interleaved (uop, then numpy, "
+                         "per round): cells print the median and the range, ratios are of "
+                         "the medians (on a noisy machine one run says little)")
     args = ap.parse_args()
     ensure_openblas()
     import numpy as np
@@ -167,21 +172,28 @@ def main():
             prog = f"{tmp}/gemm{n}.mlir"
             with open(prog, "w") as f:
                 f.write(gemm_mlir(n))
-            gf, errs = {}, []
-            for o in opts:
-                if o == "none" and n > args.none_max:
-                    continue
-                # Small sizes run in well under a millisecond: enough runs
-                # that the median is not one thread wake-up.
-                reps = max(args.reps, min(200, int(2e9 / n ** 3))) if o != "none" else 2
-                t, err = run_uop(args.uop_run, prog, o, tmp, args.threads, reps, a, b)
-                gf[o] = flop / t / 1e9
-                errs.append(err)
-            tb, core = run_numpy(n, args.threads, max(args.reps, 5))
-            blas = flop / tb / 1e9
-            row = " | ".join(f"{gf[o]:.1f}" if o in gf else "-" for o in opts)
+            runs, errs, blas_runs = {}, [], []
+            for _ in range(max(1, args.repeat)):
+                for o in opts:
+                    if o == "none" and n > args.none_max:
+                        continue
+                    # Small sizes run in well under a millisecond: enough
+                    # runs that the median is not one thread wake-up.
+                    reps = max(args.reps, min(200, int(2e9 / n ** 3))) if o != "none" else 2
+                    t, err = run_uop(args.uop_run, prog, o, tmp, args.threads, reps, a, b)
+                    runs.setdefault(o, []).append(flop / t / 1e9)
+                    errs.append(err)
+                tb, core = run_numpy(n, args.threads, max(args.reps, 5))
+                blas_runs.append(flop / tb / 1e9)
+            gf = {o: float(np.median(v)) for o, v in runs.items()}
+            blas = float(np.median(blas_runs))
+
+            def cell(v):
+                med = float(np.median(v))
+                return f"{med:.1f}" if len(v) == 1 else f"{med:.1f} ({min(v):.0f}-{max(v):.0f})"
+            row = " | ".join(cell(runs[o]) if o in runs else "-" for o in opts)
             rat = " | ".join(f"{gf[o] / blas:.2f}x" for o in opts if o != "none")
-            print(f"| {n} | {row} | {blas:.1f} | {rat} | {max(errs):.1e} |", flush=True)
+            print(f"| {n} | {row} | {cell(blas_runs)} | {rat} | {max(errs):.1e} |", flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"OpenBLAS core: {core}")
