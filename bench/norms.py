@@ -3,6 +3,7 @@
 
   /usr/bin/python3 bench/norms.py [--rows 4096] [--cols 4096] [--uop-run build/bin/uop-run]
                                   [--threads 2] [--reps 10] [--opt hand] [--fuse-reduce]
+                                  [--repeat R]
 
 The bound is one read plus one write of the data: a plain copy, measured in
 the same run (numpy's np.copyto, and uop's own elementwise kernel `x + 1`,
@@ -101,6 +102,9 @@ def main():
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--opt", default="hand")
     ap.add_argument("--fuse-reduce", action="store_true")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="rounds of every measurement, interleaved: the median of the rounds "
+                         "and their range are printed (one run says little on a noisy machine)")
     args = ap.parse_args()
     r, c = args.rows, args.cols
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
@@ -126,28 +130,43 @@ def main():
 
         dst = np.empty_like(x)
         np.copyto(dst, x)
-        ts = []
-        for _ in range(args.reps):
-            t0 = time.perf_counter()
-            np.copyto(dst, x)
-            ts.append(time.perf_counter() - t0)
-        np_copy = float(np.median(ts)) * 1e3
-        copy_ms, _, _ = uop("copy", copy_uir(r, c), x + np.float32(1))
-        bound = min(np_copy, copy_ms)
+        programs = [("softmax", softmax_uir(r, c), ref_softmax(x)),
+                    ("layernorm", layernorm_uir(r, c), ref_layernorm(x))]
+        # Rounds interleave every measurement, so that a slow minute of a
+        # shared machine hits all of them.
+        times = {"numpy": [], "copy": [], **{name: [] for name, _, _ in programs}}
+        info = {}
+        for _ in range(max(1, args.repeat)):
+            ts = []
+            for _ in range(args.reps):
+                t0 = time.perf_counter()
+                np.copyto(dst, x)
+                ts.append(time.perf_counter() - t0)
+            times["numpy"].append(float(np.median(ts)) * 1e3)
+            times["copy"].append(uop("copy", copy_uir(r, c), x + np.float32(1))[0])
+            for name, text, ref in programs:
+                ms, err, k = uop(name, text, ref)
+                times[name].append(ms)
+                info[name] = (k, max(err, info.get(name, (0, 0.0))[1]))
+        med = {k: float(np.median(v)) for k, v in times.items()}
+        bound = min(med["numpy"], med["copy"])
+
+        def cell(name):
+            v = times[name]
+            return f"{med[name]:.2f}" if len(v) == 1 else f"{med[name]:.2f} ({min(v):.2f}-{max(v):.2f})"
         print(f"host: {os.cpu_count()} cores; {args.threads} threads; {r} x {c} f32 "
-              f"({x.nbytes / 1e6:.0f} MB); uop-run {' '.join(flags)}; medians of {args.reps}")
+              f"({x.nbytes / 1e6:.0f} MB); uop-run {' '.join(flags)}; medians of {args.reps}"
+              + (f", then of {args.repeat} rounds (range in brackets)" if args.repeat > 1 else ""))
         print("| program | kernels | ms | GB/s (read + write) | x copy | max abs error |")
         print("|---|---|---|---|---|---|")
-        print(f"| copy (numpy copyto) | | {np_copy:.2f} | {mb / np_copy:.1f} | "
-              f"{np_copy / bound:.2f}x | |")
-        print(f"| copy (uop, x + 1) | 1 | {copy_ms:.2f} | {mb / copy_ms:.1f} | "
-              f"{copy_ms / bound:.2f}x | |")
-        for name, text, ref in [("softmax", softmax_uir(r, c), ref_softmax(x)),
-                                ("layernorm", layernorm_uir(r, c), ref_layernorm(x))]:
-            ms, err, k = uop(name, text, ref)
-            print(f"| {name} | {k} | {ms:.2f} | {mb / ms:.1f} | {ms / bound:.2f}x | {err:.1e} |",
-                  flush=True)
-
+        print(f"| copy (numpy copyto) | | {cell('numpy')} | {mb / med['numpy']:.1f} | "
+              f"{med['numpy'] / bound:.2f}x | |")
+        print(f"| copy (uop, x + 1) | 1 | {cell('copy')} | {mb / med['copy']:.1f} | "
+              f"{med['copy'] / bound:.2f}x | |")
+        for name, _, _ in programs:
+            k, err = info[name]
+            print(f"| {name} | {k} | {cell(name)} | {mb / med[name]:.1f} | {med[name] / bound:.2f}x "
+                  f"| {err:.1e} |", flush=True)
 
 if __name__ == "__main__":
     main()
