@@ -688,11 +688,9 @@ void Emitter::findOuterVectorization() {
     return index && index.getIndices().size() == 1 ? index.getIndices()[0] : Value();
   };
   for (Operation *op : sched.getOrder()) {
-    Value ptr = isa<LoadOp>(op)    ? op->getOperand(0)
-                : isa<StoreOp>(op) ? op->getOperand(0)
-                                   : Value();
-    if (!ptr)
+    if (!isa<LoadOp, StoreOp>(op))
       continue;
+    Value ptr = op->getOperand(0);
     if (auto buf = dyn_cast_or_null<BufferOp>(rootMemory(ptr.getDefiningOp())))
       (isa<LoadOp>(op) ? loadedAt : storedAt)[buf.getSlotAttr().getInt()].insert(indexOf(ptr));
   }
@@ -714,7 +712,6 @@ void Emitter::findOuterVectorization() {
         return true;
       forms.push_back(*f);
     }
-    int64_t span = lanes;
     for (size_t a = 0; a < forms.size(); ++a)
       for (size_t c = a + 1; c < forms.size(); ++c) {
         auto fa = forms[a], fc = forms[c];
@@ -724,7 +721,7 @@ void Emitter::findOuterVectorization() {
         int64_t step = std::abs(fa.lookup(range));
         if (fa.size() != fc.size() ||
             llvm::any_of(fa, [&](auto &kv) { return fc.lookup(kv.first) != kv.second; }) ||
-            std::abs(da - dc) < span * step)
+            std::abs(da - dc) < lanes * step)
           return true;
       }
     return false;
@@ -1386,7 +1383,6 @@ LogicalResult Emitter::emitStore(Operation *op) {
   Value v = val(op, 1);
   if (!v || (isa<ShapedType>(v.getType()) && !inJam(op)))
     return op->emitOpError("uop-linearize: stores a scalar");
-  bool vec = isa<VectorType>(v.getType());
   if (p.priv) {
     memref::StoreOp::create(b, loc, lanesOf(v), p.mem, p.idx);
     return success();
@@ -1394,9 +1390,7 @@ LogicalResult Emitter::emitStore(Operation *op) {
   Type elem = cast<MemRefType>(p.mem.getType()).getElementType();
   if (!p.lanes && p.stride == 0) {
     // Every lane stores to the same element: the last lane's value stays.
-    Value last =
-        vec ? vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{jamWidth - 1}).getResult() : v;
-    memref::StoreOp::create(b, loc, last, p.mem, p.idx);
+    memref::StoreOp::create(b, loc, laneOf(b, loc, v, jamWidth - 1), p.mem, p.idx);
     return success();
   }
   if (!p.lanes && p.stride == 1 && !elem.isInteger(1)) {
@@ -1405,8 +1399,8 @@ LogicalResult Emitter::emitStore(Operation *op) {
   }
   // Lane after lane, as the loop's iterations would.
   for (int64_t l = 0; l < jamWidth; ++l) {
-    Value x = vec ? vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l}).getResult() : v;
-    memref::StoreOp::create(b, loc, x, p.mem, laneIndex(b, loc, p.idx, p.stride, p.lanes, l));
+    memref::StoreOp::create(b, loc, laneOf(b, loc, v, l), p.mem,
+                            laneIndex(b, loc, p.idx, p.stride, p.lanes, l));
   }
   return success();
 }

@@ -519,9 +519,9 @@ Rangeifier::ReduceState Rangeifier::reduceBegin(ReduceOp op, ArrayRef<Value> idx
     int64_t u =
         opts.getUnroll() > 1 && reduceTile.size % opts.getUnroll() == 0 ? opts.getUnroll() : 1;
     int64_t inner = reduceTile.size / u;
-    Value base = MulOp::create(b, loc, reduceTile.block, c32(inner));
+    Value base = indexOp<MulOp>(reduceTile.block, c32(inner));
     if (inner > 1)
-      base = AddOp::create(b, loc, base, rng(inner, AxisKind::Reduce));
+      base = indexOp<AddOp>(base, rng(inner, AxisKind::Reduce));
     parts.push_back({base, u});
     reduceRanges[op].push_back({outRanges, parts});
   } else if (!found) {
@@ -550,21 +550,20 @@ Value Rangeifier::reduceEnd(ReduceOp op, const ReduceState &st, ArrayRef<Value> 
       next.push_back(i + 1 < vals.size() ? binop(vals[i], vals[i + 1]) : vals[i]);
     vals = std::move(next);
   }
+  // The reduction's own loops (a reduce tile's block loop is the output's).
   SmallVector<Value> real;
   for (const Part &p : parts)
-    if (p.base.getDefiningOp<RangeOp>())
-      real.push_back(p.base);
+    for (Value r : rangesIn({p.base}))
+      if (r != reduceTile.block)
+        real.push_back(r);
+  bool tiled = op == reduceTile.op;
+  if (real.empty() && !tiled)
+    return vals[0];
   Type dtype = getDType(op.getType());
   Value start = ConstOp::create(b, loc, identity(b, op.getKind(), dtype));
-  if (op == reduceTile.op) {
-    // The block's own loop (not the block loop), and the value so far: the
-    // identity in block 0, else what the block before stored (read inside
-    // the block loop and the output's loops).
-    real.clear();
-    for (const Part &p : parts)
-      for (Value r : rangesIn({p.base}))
-        if (r != reduceTile.block)
-          real.push_back(r);
+  if (tiled) {
+    // The value so far: the identity in block 0, else what the block
+    // before stored (read inside the block loop and the output's loops).
     SmallVector<Value> deps(outRanges);
     deps.push_back(reduceTile.block);
     Value out = AfterOp::create(b, loc, reduceTile.out, deps);
@@ -574,8 +573,6 @@ Value Rangeifier::reduceEnd(ReduceOp op, const ReduceState &st, ArrayRef<Value> 
     if (real.empty())
       return binop(start, vals[0]);
   }
-  if (real.empty())
-    return vals[0];
   Value val = vals[0];
   Value acc = alloc(dtype);
   Value zero = c32(0);

@@ -61,6 +61,12 @@ bool strideOne(Value v, scf::ForOp loop) {
   return false;
 }
 
+/// The index arithmetic a loop body may hold besides its accumulations
+/// (cloned as it is into the vector loop).
+bool isIndexArith(Operation *op) {
+  return isa<arith::AddIOp, arith::IndexCastOp, arith::ConstantOp, arith::MulIOp>(op);
+}
+
 /// The loop's accumulations, or none when its body is anything else.
 SmallVector<Accumulation> matchLoop(scf::ForOp loop) {
   SmallVector<Accumulation> accs;
@@ -120,10 +126,10 @@ SmallVector<Accumulation> matchLoop(scf::ForOp loop) {
   for (Operation &op : body->without_terminator()) {
     if (covered.contains(&op))
       continue;
-    if (!isa<arith::AddIOp, arith::IndexCastOp, arith::ConstantOp, arith::MulIOp>(op))
+    if (!isIndexArith(&op))
       return {};
     for (Operation *u : op.getUsers())
-      if (!isa<arith::AddIOp, arith::IndexCastOp, arith::MulIOp, memref::LoadOp>(u))
+      if (!isIndexArith(u) && !isa<memref::LoadOp>(u))
         return {};
   }
   return accs;
@@ -185,7 +191,7 @@ struct UopVectorizeMaxPass : mlir::uop::impl::UopVectorizeMaxPassBase<UopVectori
           map.map(loop.getInductionVar(), j);
           // The index arithmetic, as it is, at j.
           for (Operation &op : loop.getBody()->without_terminator())
-            if (isa<arith::AddIOp, arith::IndexCastOp, arith::ConstantOp, arith::MulIOp>(op))
+            if (isIndexArith(&op))
               nb.clone(op, map);
           SmallVector<Value> next(accs.size()), nans(accs.size());
           for (auto [k, a] : llvm::enumerate(accs)) {

@@ -125,19 +125,6 @@ bool dividesByData(func::FuncOp kernel) {
       .wasInterrupted();
 }
 
-int64_t reduceSize(func::FuncOp kernel) {
-  int64_t size = 1;
-  kernel.walk([&](ReduceOp r) {
-    ArrayRef<int64_t> shape = getShape(r.getSrc().getType());
-    int64_t pop = std::min<int64_t>(r.getPop(), shape.size());
-    int64_t p = 1;
-    for (int64_t d : shape.take_back(pop))
-      p *= d;
-    size = std::max(size, p);
-  });
-  return size;
-}
-
 /// What uop-hand-opt target=cpu chooses for `kernel` (run on a copy).
 OptsAttr handChoice(func::FuncOp kernel) {
   OwningOpRef<ModuleOp> m = ModuleOp::create(kernel.getLoc());
@@ -244,6 +231,14 @@ private:
   std::optional<rt::HostBuffer> reference;
 };
 
+/// No thread axis unless it keeps at least 2 iterations (of its blocks
+/// when it is tiled).
+void dropShortThread(OptsBuilder &c, ArrayRef<int64_t> shape) {
+  int64_t t = c.thread;
+  if (t >= 0 && (c.tile.count(t) ? shape[t] / c.tile.at(t) : shape[t] / c.upcastOf(t)) < 2)
+    c.thread = -1;
+}
+
 /// The seed's candidate_opts plus what a wider CPU needs: register tiles of
 /// 2, 4 or 8 rows by the hand's vector lanes (over uop-layout's panels of B)
 /// in blocks of 128..512 rows, upcast tiles up to 8x8 and 4x16/16x4, unroll
@@ -279,15 +274,8 @@ SmallVector<OptsBuilder> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize,
             continue;
           c.tile[i] = rowTile;
         }
-        // The thread axis must keep at least 2 iterations (of its blocks
-        // when it is tiled).
         c.thread = hand.thread;
-        if (c.thread >= 0) {
-          int64_t t = c.thread;
-          int64_t iters = c.tile.count(t) ? shape[t] / c.tile[t] : shape[t] / c.upcastOf(t);
-          if (iters < 2)
-            c.thread = -1;
-        }
+        dropShortThread(c, shape);
         out.push_back(c);
       }
   ArrayRef<int64_t> last2 = ArrayRef<int64_t>(outs).take_back(2);
@@ -303,10 +291,7 @@ SmallVector<OptsBuilder> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize,
         if (!llvm::all_of(c.upcast, [&](auto &kv) { return shape[kv.first] % kv.second == 0; }))
           continue;
         c.thread = hand.thread;
-        // The thread axis must keep at least 2 iterations.
-        if (c.thread >= 0 &&
-            shape[c.thread] / (c.upcast.count(c.thread) ? c.upcast[c.thread] : 1) < 2)
-          c.thread = -1;
+        dropShortThread(c, shape);
         out.push_back(c);
         if (rsize % 4 == 0) {
           c.unroll = 4;
@@ -431,7 +416,7 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     };
     ArrayRef<int64_t> shape = getShape(kernel.getResultTypes()[0]);
-    int64_t rsize = reduceSize(kernel);
+    int64_t rsize = getReduceSize(kernel);
     bool rootReduce = reducesAtRoot(kernel);
     Searcher searcher(kernel, options);
     llvm::StringSet<> seen;

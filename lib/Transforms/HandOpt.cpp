@@ -31,9 +31,7 @@ static int64_t product(ArrayRef<int64_t> dims) {
   return p;
 }
 
-/// The seed's `_reduce_size`: the largest number of elements one reduction
-/// of the kernel folds into one (1 when it reduces nothing).
-static int64_t reduceSize(func::FuncOp kernel) {
+int64_t mlir::uop::getReduceSize(func::FuncOp kernel) {
   int64_t size = 1;
   kernel.walk([&](ReduceOp r) {
     ArrayRef<int64_t> shape = getShape(r.getSrc().getType());
@@ -262,14 +260,14 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
             kernel.walk([](ReduceOp) { return WalkResult::interrupt(); }).wasInterrupted();
         std::optional<OptsBuilder> tuned;
         if (cuda && reduces)
-          tuned = cudaGemmChoice(shape, reduceSize(kernel));
+          tuned = cudaGemmChoice(shape, getReduceSize(kernel));
         FailureOr<OptsBuilder> c = tuned ? FailureOr<OptsBuilder>(*tuned)
                                          : gpuOptChoice(kernel, shape, reduces, maxThreads);
         if (failed(c))
           return signalPassFailure();
         choice = *c;
       } else {
-        choice = handOptChoice(shape, reduceSize(kernel), isMatmulShaped(kernel, shape), unit);
+        choice = handOptChoice(shape, getReduceSize(kernel), isMatmulShaped(kernel, shape), unit);
       }
       kernel->setAttr(kOptsAttrName, choice.get(&getContext()));
       ++numChosen;

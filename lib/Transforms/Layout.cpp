@@ -129,10 +129,8 @@ bool isPanelOperand(Value c, ReduceOp r, int64_t panel) {
   if (panel < 2 || r.getPop() != 1 || rank < 3 || (int64_t)cs.size() != rank)
     return false;
   int64_t j = rank - 2, i = rank - 3;
-  if (cs[i] != 1 || src[i] == 1 || cs[j] != src[j] || src[j] % panel != 0 ||
-      cs[rank - 1] != src[rank - 1] || src[rank - 1] == 1)
-    return false;
-  return true;
+  return cs[i] == 1 && src[i] != 1 && cs[j] == src[j] && src[j] % panel == 0 &&
+         cs[rank - 1] == src[rank - 1] && src[rank - 1] != 1;
 }
 
 /// Whether `c` already reads `base` as panels `panel` wide: columns 1
@@ -254,24 +252,21 @@ FailureOr<unsigned> mlir::uop::layoutProgram(func::FuncOp func, int64_t panel) {
     if (!r || !live.contains(r))
       continue;
     for (auto [view, base] : views(r.getSrc())) {
+      // Stage before the broadcast, and only operands that get broadcast
+      // into the reduce: copying them is cheap.
       Value c = view;
       while (auto e = c.getDefiningOp<ExpandOp>())
         c = e.getSrc();
-      if (numel(c) <= numel(base) && numel(c) < numel(r.getSrc()) && !todo.contains(c) &&
-          isPanelOperand(c, r, panel)) {
+      if (numel(c) > numel(base) || numel(c) >= numel(r.getSrc()) || todo.contains(c) ||
+          panels.contains(c))
+        continue;
+      if (isPanelOperand(c, r, panel)) {
         if (!readsPanels(c, base, panel))
           panels.insert(c);
         continue;
       }
       int64_t s = lastAxisStride(view, base);
-      if (s == 0 || s == 1)
-        continue;
-      // Stage before the broadcast, and only operands that get broadcast
-      // into the reduce: copying them is cheap.
-      if (numel(c) > numel(base) || numel(c) >= numel(r.getSrc()) || todo.contains(c) ||
-          panels.contains(c))
-        continue;
-      if (lastAxisStride(view, c) == 1)
+      if (s != 0 && s != 1 && lastAxisStride(view, c) == 1)
         todo.insert(c);
     }
   }

@@ -63,6 +63,10 @@ LogicalResult kernelizeModule(ModuleOp module, bool fuseReduce = false, bool lay
 /// Returns the number of values staged.
 FailureOr<unsigned> layoutProgram(func::FuncOp func, int64_t panel = 0);
 
+/// The seed's `_reduce_size`: the largest number of elements one reduction
+/// of `kernel` folds into one (1 when it reduces nothing).
+int64_t getReduceSize(func::FuncOp kernel);
+
 /// The f32 lanes of the register tile uop-hand-opt (vector-bits=-1) gives
 /// this machine's vector unit: the panel width uop-layout packs B for.
 int64_t getHostTileLanes();
