@@ -48,7 +48,7 @@ namespace rt = ::uop::rt;
 /// changes what the fastest opts of a kernel using them are. 3: candidates
 /// with vector lanes (register tiles over uop-layout's panels of B). 4: a
 /// gemm's reduce tiles.
-static constexpr const char *kSearchFormat = "uop-search 4";
+static constexpr const char *kSearchFormat = "uop-search 5";
 
 namespace {
 
@@ -243,7 +243,8 @@ void dropShortThread(OptsBuilder &c, ArrayRef<int64_t> shape) {
 /// 2, 4 or 8 rows by the hand's vector lanes (over uop-layout's panels of B)
 /// in blocks of 128..512 rows, upcast tiles up to 8x8 and 4x16/16x4, unroll
 /// 4 and 8, cache tiles of 32..256, and every output axis (or none) as the
-/// thread axis. `hand` is hand_opt_choice for this machine's vector unit.
+/// thread axis, each with the hand's `stash`. `hand` is hand_opt_choice
+/// for this machine's vector unit.
 /// A register tile of a gemm is refined with reduce tiles of 256 and 512.
 /// Round 1 is the register tiles; round 2 varies the best few's unroll,
 /// tiles and threads (the beam).
@@ -275,6 +276,7 @@ SmallVector<OptsBuilder> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize,
           c.tile[i] = rowTile;
         }
         c.thread = hand.thread;
+        c.stash = hand.stash;
         dropShortThread(c, shape);
         out.push_back(c);
       }
@@ -291,6 +293,7 @@ SmallVector<OptsBuilder> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize,
         if (!llvm::all_of(c.upcast, [&](auto &kv) { return shape[kv.first] % kv.second == 0; }))
           continue;
         c.thread = hand.thread;
+        c.stash = hand.stash;
         dropShortThread(c, shape);
         out.push_back(c);
         if (rsize % 4 == 0) {

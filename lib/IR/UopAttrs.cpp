@@ -51,7 +51,7 @@ static void printAxisMap(AsmPrinter &printer, ArrayRef<int64_t> pairs) {
 Attribute OptsAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> upcast, tile, local;
   int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0;
-  bool gpu = false;
+  bool gpu = false, stash = false;
   llvm::SmallSet<StringRef, 8> seen;
   auto parseEntry = [&]() -> ParseResult {
     SMLoc loc = parser.getCurrentLocation();
@@ -60,16 +60,17 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return failure();
     if (!seen.insert(key).second)
       return parser.emitError(loc, "duplicate opts field '") << key << "'";
-    if (key == "gpu") {
+    if (key == "gpu" || key == "stash") {
+      bool &flag = key == "gpu" ? gpu : stash;
       if (succeeded(parser.parseOptionalEqual())) {
         if (succeeded(parser.parseOptionalKeyword("true")))
-          gpu = true;
+          flag = true;
         else if (succeeded(parser.parseOptionalKeyword("false")))
-          gpu = false;
+          flag = false;
         else
           return parser.emitError(parser.getCurrentLocation(), "expected true or false");
       } else {
-        gpu = true;
+        flag = true;
       }
       return success();
     }
@@ -90,7 +91,8 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
     if (key == "prefetch")
       return parser.parseInteger(prefetch);
     return parser.emitError(loc, "unknown opts field '")
-           << key << "' (expected upcast, thread, unroll, tile, gpu, local, vector or prefetch)";
+           << key
+           << "' (expected upcast, thread, unroll, tile, gpu, local, vector, prefetch or stash)";
   };
   if (parser.parseLess())
     return {};
@@ -99,7 +101,7 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return {};
   }
   return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll, tile, gpu, local,
-                                     vector, prefetch);
+                                     vector, prefetch, stash);
 }
 
 void OptsAttr::print(AsmPrinter &printer) const {
@@ -127,13 +129,15 @@ void OptsAttr::print(AsmPrinter &printer) const {
     printer << StringRef(sep) << "vector = " << getVector();
   if (getPrefetch() != 0)
     printer << StringRef(sep) << "prefetch = " << getPrefetch();
+  if (getStash())
+    printer << StringRef(sep) << "stash";
   printer << ">";
 }
 
 LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> upcast, int64_t thread, int64_t unroll,
                                ArrayRef<int64_t> tile, bool gpu, ArrayRef<int64_t> local,
-                               int64_t vector, int64_t prefetch) {
+                               int64_t vector, int64_t prefetch, bool) {
   auto checkMap = [&](StringRef name, ArrayRef<int64_t> pairs) -> LogicalResult {
     if (pairs.size() % 2)
       return emitError() << "opts " << name << " must hold axis/value pairs";
@@ -183,7 +187,7 @@ static std::map<int64_t, int64_t> axisMapOf(ArrayRef<int64_t> pairs) {
 
 OptsAttr OptsBuilder::get(MLIRContext *ctx) const {
   return OptsAttr::get(ctx, flatAxisMap(upcast), thread, unroll, flatAxisMap(tile), gpu,
-                       flatAxisMap(local), vector, prefetch);
+                       flatAxisMap(local), vector, prefetch, stash);
 }
 
 OptsBuilder OptsBuilder::from(OptsAttr attr) {
@@ -196,5 +200,6 @@ OptsBuilder OptsBuilder::from(OptsAttr attr) {
   o.vector = attr.getVector();
   o.prefetch = attr.getPrefetch();
   o.gpu = attr.getGpu();
+  o.stash = attr.getStash();
   return o;
 }

@@ -59,6 +59,7 @@ void mlir::uop::buildUopLinearizeStage(OpPassManager &pm, bool checks) {
   linearize.checks = checks;
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
   pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
+  pm.addNestedPass<func::FuncOp>(createUopStashPass());
 }
 
 void mlir::uop::buildUopEmulateLinearizeStage(OpPassManager &pm, bool checks) {

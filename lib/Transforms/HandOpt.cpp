@@ -59,6 +59,34 @@ static bool isMatmulShaped(func::FuncOp kernel, ArrayRef<int64_t> shape) {
       .wasInterrupted();
 }
 
+/// Whether a transcendental of `kernel` (exp2, log2, sin, sqrt) feeds both a
+/// reduction and, not through one, the kernel's value: fused softmax's
+/// exp2, summed and then divided by the sum. uop-linearize computes it once
+/// in each loop; `stash` has the store loop read it back instead.
+static bool recomputesTranscendental(func::FuncOp kernel) {
+  auto ret = cast<func::ReturnOp>(kernel.getBody().front().getTerminator());
+  // The ops a value reaches through elementwise and movement ops only.
+  auto slice = [](ValueRange roots) {
+    llvm::SmallPtrSet<Operation *, 32> ops;
+    SmallVector<Value> work(roots.begin(), roots.end());
+    while (!work.empty()) {
+      Operation *def = work.pop_back_val().getDefiningOp();
+      if (!def || isa<ReduceOp>(def) || !ops.insert(def).second)
+        continue;
+      llvm::append_range(work, def->getOperands());
+    }
+    return ops;
+  };
+  llvm::SmallPtrSet<Operation *, 32> stored = slice(ret.getOperands());
+  bool found = false;
+  kernel.walk([&](ReduceOp r) {
+    for (Operation *op : slice(r.getSrc()))
+      if (isa<Exp2Op, Log2Op, SinOp, SqrtOp>(op) && stored.contains(op))
+        found = true;
+  });
+  return found;
+}
+
 /// The vector unit a register tile is sized for (bits 0: none).
 struct VectorUnit {
   int64_t bits = 0, registers = 16;
@@ -268,6 +296,7 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
         choice = *c;
       } else {
         choice = handOptChoice(shape, getReduceSize(kernel), isMatmulShaped(kernel, shape), unit);
+        choice.stash = recomputesTranscendental(kernel);
       }
       kernel->setAttr(kOptsAttrName, choice.get(&getContext()));
       ++numChosen;

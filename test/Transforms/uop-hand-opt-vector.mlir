@@ -107,3 +107,74 @@ func.func private @r_64_256() -> tensor<64x256xf32> attributes {uop.kernel} {
   %e = uop.exp2 %d : tensor<64x256xf32>
   return %e : tensor<64x256xf32>
 }
+
+// -----
+
+// Fused softmax: the exp2 feeds the row sum and, not through it, the stored
+// value, so uop-linearize's two loops would each compute it: `stash`.
+// AVX2-LABEL: func.func private @softmax_8_64
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, vector = 16, stash>
+func.func private @softmax_8_64() -> tensor<8x64xf32> attributes {uop.kernel} {
+  %0 = uop.buffer 0 : tensor<512xf32>
+  %1 = uop.reshape %0, [8, 64] : tensor<512xf32>
+  %2 = uop.reduce %1 <max> pop 1 : tensor<8x64xf32>
+  %3 = uop.reshape %2, [8, 1] : tensor<8xf32>
+  %4 = uop.expand %3, [8, 64] : tensor<8x1xf32>
+  %5 = uop.const -1.000000e+00 : f32
+  %6 = uop.reshape %5, [1, 1] : f32
+  %8 = uop.expand %6, [8, 64] : tensor<1x1xf32>
+  %9 = uop.mul %4, %8 : tensor<8x64xf32>
+  %10 = uop.add %1, %9 : tensor<8x64xf32>
+  %15 = uop.exp2 %10 : tensor<8x64xf32>
+  %16 = uop.reduce %15 <add> pop 1 : tensor<8x64xf32>
+  %17 = uop.reshape %16, [8, 1] : tensor<8xf32>
+  %18 = uop.expand %17, [8, 64] : tensor<8x1xf32>
+  %19 = uop.recip %18 : tensor<8x64xf32>
+  %20 = uop.mul %15, %19 : tensor<8x64xf32>
+  return %20 : tensor<8x64xf32>
+}
+
+// -----
+
+// Fused layernorm's sqrt comes after its reductions (and the centred row is
+// no transcendental); a row sum of exp2 stores only the sum; log-softmax's
+// exp2 feeds only the sum: no `stash`.
+// AVX2-LABEL: func.func private @layernorm_8_64
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, vector = 16>
+// AVX2-LABEL: func.func private @sumexp_8
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}>
+// AVX2-LABEL: func.func private @logsoftmax_8_64
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, vector = 16>
+func.func private @layernorm_8_64() -> tensor<8x64xf32> attributes {uop.kernel} {
+  %0 = uop.buffer 0 : tensor<512xf32>
+  %1 = uop.reshape %0, [8, 64] : tensor<512xf32>
+  %2 = uop.reduce %1 <add> pop 1 : tensor<8x64xf32>
+  %3 = uop.reshape %2, [8, 1] : tensor<8xf32>
+  %4 = uop.expand %3, [8, 64] : tensor<8x1xf32>
+  %5 = uop.add %1, %4 : tensor<8x64xf32>
+  %6 = uop.mul %5, %5 : tensor<8x64xf32>
+  %7 = uop.reduce %6 <add> pop 1 : tensor<8x64xf32>
+  %8 = uop.reshape %7, [8, 1] : tensor<8xf32>
+  %9 = uop.expand %8, [8, 64] : tensor<8x1xf32>
+  %10 = uop.sqrt %9 : tensor<8x64xf32>
+  %11 = uop.mul %5, %10 : tensor<8x64xf32>
+  return %11 : tensor<8x64xf32>
+}
+func.func private @sumexp_8() -> tensor<8xf32> attributes {uop.kernel} {
+  %0 = uop.buffer 0 : tensor<512xf32>
+  %1 = uop.reshape %0, [8, 64] : tensor<512xf32>
+  %2 = uop.exp2 %1 : tensor<8x64xf32>
+  %3 = uop.reduce %2 <add> pop 1 : tensor<8x64xf32>
+  return %3 : tensor<8xf32>
+}
+func.func private @logsoftmax_8_64() -> tensor<8x64xf32> attributes {uop.kernel} {
+  %0 = uop.buffer 0 : tensor<512xf32>
+  %1 = uop.reshape %0, [8, 64] : tensor<512xf32>
+  %2 = uop.exp2 %1 : tensor<8x64xf32>
+  %3 = uop.reduce %2 <add> pop 1 : tensor<8x64xf32>
+  %4 = uop.log2 %3 : tensor<8xf32>
+  %5 = uop.reshape %4, [8, 1] : tensor<8xf32>
+  %6 = uop.expand %5, [8, 64] : tensor<8x1xf32>
+  %7 = uop.add %1, %6 : tensor<8x64xf32>
+  return %7 : tensor<8x64xf32>
+}

@@ -230,10 +230,11 @@ TEST_F(UopIRTest, OptsBuilderRoundTrips) {
   o.unroll = 2;
   o.vector = 16;
   o.prefetch = 8;
+  o.stash = true;
   OptsAttr a = o.get(&context);
   // Axis maps print sorted by axis.
   EXPECT_EQ(printed(a), "#uop.opts<upcast = {0: 8, 1: 4}, thread = 0, unroll = 2, tile = {0: 256, "
-                        "1: 16, 2: 512}, vector = 16, prefetch = 8>");
+                        "1: 16, 2: 512}, vector = 16, prefetch = 8, stash>");
   OptsBuilder back = OptsBuilder::from(a);
   EXPECT_EQ(back.upcast, o.upcast);
   EXPECT_EQ(back.tile, o.tile);
@@ -241,6 +242,7 @@ TEST_F(UopIRTest, OptsBuilderRoundTrips) {
   EXPECT_EQ(back.unroll, 2);
   EXPECT_EQ(back.vector, 16);
   EXPECT_EQ(back.prefetch, 8);
+  EXPECT_TRUE(back.stash);
   EXPECT_EQ(back.upcastOf(0), 8);
   EXPECT_EQ(back.upcastOf(2), 1);
   EXPECT_EQ(back.get(&context), a);

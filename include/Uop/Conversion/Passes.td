@@ -254,6 +254,47 @@ def UopPrefetchPass : Pass<"uop-prefetch", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def UopStashPass : Pass<"uop-stash", "::mlir::func::FuncOp"> {
+  let summary = "Store values a reduce loop computes and the store loop recomputes; read them back (`#uop.opts<stash>`)";
+  let description = [{
+    A fused reduction recomputes in its store loop what its reduce loop
+    computed: fused softmax evaluates `exp2((x - max) * log2e)` once per
+    element in the sum's loop and again in the output's loop. For a
+    linearized kernel whose `#uop.opts` has `stash`, this pass finds, for
+    each store of the output in an `scf.for`, the largest subexpression of
+    the stored value that an earlier sibling `scf.for` with the same bounds
+    computes in the same iteration (the same ops over the same induction
+    variable, loads of buffers the kernel never writes, values from outside
+    both loops). The earlier loop then also stores that value into the
+    output element the later loop writes, and the later loop loads it from
+    there instead of recomputing it.
+
+    ```mlir
+    scf.for %j = %c0 to %c4096 step %c1 : i32 {      // the sum
+      %e = math.exp2 (...%x[%i]...)
+      ... %acc += %e ...
+      memref.store %e, %out[%i]                      // added
+    }
+    scf.for %j = %c0 to %c4096 step %c1 : i32 {      // the output
+      %e = memref.load %out[%i]                      // was math.exp2 (...)
+      %y = arith.mulf %e, %r
+      memref.store %y, %out[%i]
+    }
+    ```
+
+    The value read back is the one recomputed, bit for bit. It applies only
+    where the output is written by the later loop's stores alone and never
+    read (a kernel then writes each output element once, so no element is
+    overwritten before it is read back), and the value has the output's
+    element type. uop-hand-opt asks for it (CPU) where a transcendental
+    feeds both a fused reduction and the stored value; a kernel without
+    `stash` is left as it is.
+  }];
+  let statistics = [
+    Statistic<"numStashed", "values-stashed", "Recomputed values read back from the output">];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def UopPrefetchToNVVMPass : Pass<"uop-prefetch-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower llvm.intr.prefetch in GPU kernels to nvvm.prefetch (PTX prefetch.global.L1)";
   let description = [{

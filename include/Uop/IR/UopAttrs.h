@@ -20,7 +20,7 @@ namespace mlir::uop {
 struct OptsBuilder {
   std::map<int64_t, int64_t> upcast, tile, local;
   int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0;
-  bool gpu = false;
+  bool gpu = false, stash = false;
 
   OptsAttr get(MLIRContext *ctx) const;
   static OptsBuilder from(OptsAttr attr);

@@ -117,12 +117,20 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
       after uop-linearize). It hides the latency of the L2 miss that each
       such load has, which a kernel without shared-memory staging otherwise
       waits for. Default 0: none.
+    * `stash`: on the CPU, a value that a kernel's reduce loop computes and
+      its store loop computes again (fused softmax's `exp2(x - max)`, in
+      the sum and in the output) is stored into the output by the reduce
+      loop and read back by the store loop instead of recomputed
+      (`uop-stash` applies it after uop-linearize). It is the same value,
+      so results are unchanged. uop-hand-opt sets it where a
+      transcendental feeds both a fused reduction and the stored value.
 
     ```mlir
     #uop.opts<upcast = {0: 4, 1: 4}, unroll = 4, thread = 0>
     #uop.opts<upcast = {0: 4}, thread = 0, vector = 16>
     #uop.opts<gpu, local = {0: 16, 1: 16}>
     #uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8>
+    #uop.opts<upcast = {0: 4}, thread = 0, stash>
     ```
   }];
   let parameters = (ins
@@ -133,18 +141,19 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     "bool":$gpu,
     ArrayRefParameter<"int64_t", "axis/threads pairs">:$local,
     DefaultValuedParameter<"int64_t", "1">:$vector,
-    DefaultValuedParameter<"int64_t", "0">:$prefetch);
+    DefaultValuedParameter<"int64_t", "0">:$prefetch,
+    DefaultValuedParameter<"bool", "false">:$stash);
   let builders = [
     // The seed's fields, no vector lanes.
     AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
                      "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local), [{
-      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, int64_t(1), int64_t(0));
+      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, int64_t(1), int64_t(0), false);
     }]>,
     // The seed's fields and vector lanes, no prefetch.
     AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
                      "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local,
                      "int64_t":$vector), [{
-      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, vector, int64_t(0));
+      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, vector, int64_t(0), false);
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
