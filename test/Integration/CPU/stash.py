@@ -10,6 +10,9 @@ same value, so the output must be the same bit for bit as without `stash`
 (NaN rows, infinities, f16 and odd sizes included), and match numpy; and
 --opt=hand must choose `stash` for this kernel.
 """
+import os
+import re
+import shutil
 import subprocess
 import sys
 
@@ -112,6 +115,79 @@ check("--opt=hand chooses stash", got is not None and "stash>" in out, out)
 want, _ = run(softmax(32, 128, "f32", "upcast = {0: 4}, vector = 16"), x)
 check("--opt=hand = no stash, bit for bit", got is not None and want is not None and
       np.array_equal(bits(got), bits(want)))
+
+# Other kernels: the opts --opt=hand chose, with and without `stash`, bit
+# for bit (a function-level #uop.opts overrides), and numpy. A reduction
+# over another axis than the last sees its own exp2/sin of a permuted view
+# (uop-layout pushes the permute to the leaves): nothing is shared, no stash.
+uop_translate = os.path.join(os.path.dirname(shutil.which(uop_run) or uop_run), "uop-translate")
+programs = {
+    # sqrt(x) * sum(sqrt(x)) over rows
+    "sqrt-rowsum": ("""%0 = buffer 1536 : dtype=f32 slot=0
+%1 = reshape %0, (24, 64)
+%2 = sqrt %1
+%3 = reduce %2 : op=add pop=1
+%4 = reshape %3, (24, 1)
+%5 = expand %4, (24, 64)
+%6 = mul %2, %5
+""", (24, 64), lambda x: np.sqrt(x) * np.sqrt(x).sum(1, keepdims=True), True),
+    # exp2(x) over the columns of each row: the reduce on the first axis
+    "exp2-colmax": ("""%0 = buffer 2048 : dtype=f32 slot=0
+%1 = reshape %0, (32, 64)
+%2 = exp2 %1
+%3 = permute %2, (1, 0)
+%4 = reduce %3 : op=max pop=1
+%5 = reshape %4, (1, 64)
+%6 = expand %5, (32, 64)
+%7 = add %2, %6
+""", (32, 64), lambda x: np.exp2(x) + np.exp2(x).max(0, keepdims=True), False),
+    # a middle-axis reduction of sin, broadcast back
+    "sin-middle": ("""%0 = buffer 3840 : dtype=f32 slot=0
+%1 = reshape %0, (8, 20, 24)
+%2 = sin %1
+%3 = permute %2, (0, 2, 1)
+%4 = reduce %3 : op=add pop=1
+%5 = reshape %4, (8, 1, 24)
+%6 = expand %5, (8, 20, 24)
+%7 = mul %2, %6
+""", (8, 20, 24), lambda x: np.sin(x) * np.sin(x).sum(1, keepdims=True), False),
+    # two reductions of the same exp2 (sum and max), one output
+    "exp2-sum-max": ("""%0 = buffer 1024 : dtype=f32 slot=0
+%1 = reshape %0, (16, 64)
+%2 = exp2 %1
+%3 = reduce %2 : op=add pop=1
+%4 = reshape %3, (16, 1)
+%5 = expand %4, (16, 64)
+%6 = reduce %2 : op=max pop=1
+%7 = reshape %6, (16, 1)
+%8 = expand %7, (16, 64)
+%9 = mul %2, %5
+%10 = add %9, %8
+""", (16, 64), lambda x: np.exp2(x) * np.exp2(x).sum(1, keepdims=True) + np.exp2(x).max(1, keepdims=True), True),
+}
+for name, (uir, shape, ref_fn, stashes) in programs.items():
+    x = rng.uniform(0.1, 3.0, shape).astype(np.float32)
+    with open(f"{tmp}/q.uir", "w") as f:
+        f.write(uir)
+    r = subprocess.run([uop_translate, "--import-uir", f"{tmp}/q.uir"], capture_output=True, text=True)
+    if r.returncode != 0:
+        check(name + " import", False, r.stderr[-300:])
+        continue
+    mlir = r.stdout
+    got, out = run(mlir, x, "--opt=hand", "--print-plan")
+    m = re.search(r"opts (#uop\.opts<[^>]*>)", out or "")
+    check(name + (" --opt=hand chooses stash" if stashes else " --opt=hand: no stash"),
+          got is not None and m is not None and ("stash" in m.group(1)) == stashes, out)
+    if got is None or m is None:
+        continue
+    ref = ref_fn(x.astype(np.float64)).ravel()
+    got = got.ravel()
+    check(name + " vs numpy", np.abs(got - ref).max() <= 1e-5 * max(1.0, np.abs(ref).max()),
+          f"max error {np.abs(got - ref).max()}")
+    plain = m.group(1).replace(", stash", "").replace("stash", "")
+    want, err = run(re.sub(r"(func\.func @main\(\)[^{]*)\{",
+                           lambda mm: f"{mm.group(1)}attributes {{uop.opts = {plain}}} {{", mlir, 1), x)
+    check(name + " stash vs not, bit for bit", want is not None and np.array_equal(bits(got), bits(want.ravel())), err)
 
 print(f"{checks - failed} of {checks} checks pass")
 sys.exit(1 if failed else 0)
