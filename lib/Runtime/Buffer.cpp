@@ -12,7 +12,9 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <unistd.h>
+#include <unordered_map>
 
 using namespace uop::rt;
 
@@ -205,14 +207,66 @@ Result<uint64_t> uop::rt::maxAllocBytes() {
   return uint64_t(1) << 46; // 64 TiB: more than any machine uop runs on
 }
 
+namespace {
+/// Freed blocks of 64 KiB and more, kept (up to 8 per size, 256 MiB in all)
+/// for the next buffer of the same size. A fresh large block is fresh pages,
+/// and a page's first touch is a fault: on the dev VM, 0.3-0.45 ms for a
+/// 400 KB buffer against 0.02 ms for a reused one, and a training step
+/// allocates the same sizes (its batch, its outputs) every step. Never
+/// destroyed: buffers in static storage may be freed after it would be.
+class BlockCache {
+public:
+  static BlockCache &get() {
+    static BlockCache *cache = new BlockCache;
+    return *cache;
+  }
+  void *take(size_t bytes) {
+    if (bytes < kMinBytes)
+      return nullptr;
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = free.find(bytes);
+    if (it == free.end() || it->second.empty())
+      return nullptr;
+    void *p = it->second.back();
+    it->second.pop_back();
+    held -= bytes;
+    return p;
+  }
+  /// Keeps `p`, or frees it when the cache is full.
+  void give(void *p, size_t bytes) {
+    if (bytes >= kMinBytes) {
+      std::lock_guard<std::mutex> lock(mu);
+      auto &list = free[bytes];
+      if (list.size() < kPerSize && held + bytes <= kMaxBytes) {
+        list.push_back(p);
+        held += bytes;
+        return;
+      }
+    }
+    std::free(p);
+  }
+
+private:
+  static constexpr size_t kMinBytes = size_t(64) << 10, kMaxBytes = size_t(256) << 20;
+  static constexpr size_t kPerSize = 8;
+  std::mutex mu;
+  std::unordered_map<size_t, std::vector<void *>> free;
+  size_t held = 0;
+};
+} // namespace
+
+void HostBuffer::FreeDeleter::operator()(void *p) const { BlockCache::get().give(p, bytes); }
+
 /// 64-byte aligned storage for `bytes` bytes (at least one cache line, so
 /// data() is never null), zero-filled when `zero`; null when out of memory.
-static void *allocStorage(size_t bytes, bool zero) {
+std::unique_ptr<void, HostBuffer::FreeDeleter> HostBuffer::allocStorage(size_t bytes, bool zero) {
   size_t alloc = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-  void *p = std::aligned_alloc(64, alloc);
+  void *p = BlockCache::get().take(alloc);
+  if (!p)
+    p = std::aligned_alloc(64, alloc);
   if (p && zero)
     std::memset(p, 0, alloc);
-  return p;
+  return std::unique_ptr<void, FreeDeleter>(p, FreeDeleter(alloc));
 }
 
 Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
@@ -260,14 +314,14 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
                                 "UOP_MAX_ALLOC_BYTES to change it") +
                  ")");
   }
-  void *p = allocStorage(bytes, /*zero=*/true);
+  auto p = allocStorage(bytes, /*zero=*/true);
   if (!p)
     return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what + ": out of memory");
   HostBuffer b;
   b.dt = dtype;
   b.dims = std::move(shape);
   b.count = *n;
-  b.storage.reset(p);
+  b.storage = std::move(p);
   return b;
 }
 
@@ -287,7 +341,7 @@ HostBuffer::HostBuffer(const HostBuffer &other)
   if (!other.storage)
     return;
   // The shape was valid when `other` was made; no limit applies to a copy.
-  void *p = allocStorage(other.bytes(), /*zero=*/false);
+  auto p = allocStorage(other.bytes(), /*zero=*/false);
   if (!p) {
     std::fprintf(stderr,
                  "uop::rt::HostBuffer: cannot allocate %zu bytes to copy "
@@ -295,8 +349,8 @@ HostBuffer::HostBuffer(const HostBuffer &other)
                  other.bytes(), other.describe().c_str());
     std::abort();
   }
-  std::memcpy(p, other.data(), other.bytes());
-  storage.reset(p);
+  std::memcpy(p.get(), other.data(), other.bytes());
+  storage = std::move(p);
 }
 
 HostBuffer &HostBuffer::operator=(const HostBuffer &other) {

@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -107,6 +108,35 @@ TEST(HostBufferTest, ShapeAndZeroFill) {
   EXPECT_EQ(none.numel(), 0);
   EXPECT_EQ(none.data(), nullptr);
   EXPECT_EQ(none.format(), "[]");
+}
+
+// A freed large block serves the next buffer of its size (no fresh pages to
+// fault in), zero-filled again; a copy and a buffer of another size or
+// dtype get blocks of their own, and moving keeps the block with its buffer.
+TEST(HostBufferTest, LargeBlocksAreReusedZeroed) {
+  const void *first;
+  {
+    HostBuffer a(DType::F32, {300, 1000}); // 1.2 MB
+    first = a.data();
+    std::fill_n(a.as<float>(), a.numel(), 7.0f);
+  }
+  HostBuffer b(DType::F32, {1000, 300});
+  EXPECT_EQ(b.data(), first);
+  EXPECT_TRUE(
+      std::all_of(b.as<float>(), b.as<float>() + b.numel(), [](float v) { return v == 0; }));
+  HostBuffer c(b);
+  EXPECT_NE(c.data(), b.data());
+  EXPECT_TRUE(
+      std::all_of(c.as<float>(), c.as<float>() + c.numel(), [](float v) { return v == 0; }));
+  HostBuffer d(DType::F32, {300, 1001});
+  EXPECT_NE(d.data(), first);
+  HostBuffer moved(std::move(b));
+  EXPECT_EQ(moved.data(), first);
+  b = std::move(moved);
+  EXPECT_EQ(b.data(), first);
+  // Small buffers go straight back to malloc; any reuse is malloc's.
+  HostBuffer small(DType::I32, {16});
+  EXPECT_EQ(small.as<int32_t>()[15], 0);
 }
 
 TEST(HostBufferTest, CreateRejectsBadShapes) {

@@ -122,9 +122,15 @@ public:
   std::string describe() const;
 
 private:
+  /// Frees the storage, or keeps a large block for the next buffer of its
+  /// size (Buffer.cpp's block cache). `bytes` is the block's size.
   struct FreeDeleter {
-    void operator()(void *p) const { std::free(p); }
+    FreeDeleter() noexcept : bytes(0) {}
+    explicit FreeDeleter(size_t bytes) noexcept : bytes(bytes) {}
+    void operator()(void *p) const;
+    size_t bytes;
   };
+  static std::unique_ptr<void, FreeDeleter> allocStorage(size_t bytes, bool zero);
   DType dt = DType::F32;
   std::vector<int64_t> dims{0};
   int64_t count = 0;
