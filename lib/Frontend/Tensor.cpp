@@ -105,8 +105,12 @@ static bool isFloat(DType d) { return d == DType::F16 || d == DType::F32; }
 static Tensor err(const std::string &message) { return Tensor::makeError(message); }
 
 detail::TensorNode::~TensorNode() {
-  if (bufferId >= 0 && ctx)
+  if (!ctx)
+    return;
+  if (bufferId >= 0)
     ctx->impl().buffers.erase(bufferId);
+  if (value)
+    ctx->impl().release(value);
 }
 
 static Tensor fromNode(std::shared_ptr<const TensorNode> node) {
@@ -116,6 +120,17 @@ static Tensor fromNode(std::shared_ptr<const TensorNode> node) {
 }
 
 using TensorNodeRef = std::shared_ptr<TensorNode>;
+
+/// The hash-consing key of a consed op (consFresh, collectGarbage).
+static std::vector<const void *> consKey(Operation *op, const void *props) {
+  std::vector<const void *> key{op->getName().getAsOpaquePointer(), props,
+                                op->getDiscardableAttrDictionary().getAsOpaquePointer()};
+  for (Type t : op->getResultTypes())
+    key.push_back(t.getAsOpaquePointer());
+  for (Value v : op->getOperands())
+    key.push_back(v.getAsOpaquePointer());
+  return key;
+}
 
 namespace {
 /// Builds ops at the end of a context's graph block, then checks each new op
@@ -132,7 +147,11 @@ struct GraphBuilder {
     b.setInsertionPointToEnd(c.graph);
     before = c.graph->empty() ? nullptr : &c.graph->back();
     c.takeDiagnostics();
+    ++c.building;
   }
+  ~GraphBuilder() { --c.building; }
+  GraphBuilder(const GraphBuilder &) = delete;
+  GraphBuilder &operator=(const GraphBuilder &) = delete;
 
   /// Verifies and hash-conses the ops built since construction, updating
   /// `results` to the consed values; on an op that does not verify, erases
@@ -151,14 +170,8 @@ struct GraphBuilder {
       }
     }
     for (Operation *op : fresh) {
-      std::vector<const void *> key{op->getName().getAsOpaquePointer(),
-                                    op->getPropertiesAsAttribute().getAsOpaquePointer(),
-                                    op->getDiscardableAttrDictionary().getAsOpaquePointer()};
-      for (Type t : op->getResultTypes())
-        key.push_back(t.getAsOpaquePointer());
-      for (Value v : op->getOperands())
-        key.push_back(v.getAsOpaquePointer());
-      const void *props = key[1];
+      const void *props = op->getPropertiesAsAttribute().getAsOpaquePointer();
+      std::vector<const void *> key = consKey(op, props);
       auto [it, inserted] = c.consed.try_emplace(std::move(key), op->getResult(0));
       if (inserted)
         c.props[op] = props;
@@ -187,6 +200,7 @@ struct GraphBuilder {
     auto node = std::make_shared<TensorNode>();
     node->ctx = ctx;
     node->value = v;
+    c.retain(v);
     node->srcs = std::move(srcs);
     return node;
   }
@@ -270,6 +284,11 @@ TensorContext::Impl::Impl(TensorOptions opts)
       pool(std::make_shared<BufferPool>()) {
   if (const char *env = std::getenv("UOP_DEBUG"))
     debug = std::atoi(env);
+  // $UOP_GC_OPS: a context left at the default collects at that size (1:
+  // at every realize, to stress the collector with any program).
+  if (const char *env = std::getenv("UOP_GC_OPS");
+      env && *env && options.collectAfterOps == TensorOptions().collectAfterOps)
+    options.collectAfterOps = std::strtoull(env, nullptr, 10);
   mlir.loadDialect<muop::UopDialect, func::FuncDialect>();
   graphModule = ModuleOp::create(UnknownLoc::get(&mlir));
   graph = graphModule->getBody();
@@ -297,6 +316,37 @@ muop::PlanCache &TensorContext::planCache() { return p->cache; }
 const TensorOptions &TensorContext::options() const { return p->options; }
 Generator &TensorContext::generator() { return p->gen; }
 void TensorContext::manualSeed(uint64_t seed) { p->gen.reseed(seed); }
+void TensorContext::Impl::collectGarbage() {
+  size_t size = graph->getOperations().size();
+  if (building || size < std::max<size_t>(options.collectAfterOps, 2 * collectedSize))
+    return;
+  // Mark what the nodes stand for and everything it uses.
+  llvm::DenseSet<Operation *> live;
+  SmallVector<Operation *> work;
+  for (auto &[op, refs] : nodeRefs)
+    if (live.insert(op).second)
+      work.push_back(op);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp(); def && live.insert(def).second)
+        work.push_back(def);
+  }
+  // Sweep, users before what they use (the block is in build order).
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*graph))) {
+    if (live.contains(&op))
+      continue;
+    if (auto it = props.find(&op); it != props.end()) {
+      auto entry = consed.find(consKey(&op, it->second));
+      if (entry != consed.end() && entry->second.getDefiningOp() == &op)
+        consed.erase(entry);
+      props.erase(it);
+    }
+    op.erase();
+  }
+  collectedSize = graph->getOperations().size();
+}
+
 size_t TensorContext::graphSize() const { return p->graph->getOperations().size(); }
 size_t TensorContext::realizations() const { return p->realizations; }
 size_t TensorContext::planHits() const { return p->planHits; }
@@ -334,6 +384,7 @@ static Tensor dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> dat
   auto node = std::make_shared<TensorNode>();
   node->ctx = &ctx;
   node->value = v;
+  c.retain(v);
   node->data = std::move(data);
   node->bufferId = id;
   return fromNode(std::move(node));
@@ -747,6 +798,8 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   if (roots.empty())
     return llvm::Error::success();
   auto &c = ctx->impl();
+  // A safe point: the roots are nodes' values, and no op is being built.
+  c.collectGarbage();
   ++c.realizations;
   using Clock = std::chrono::steady_clock;
   auto t0 = Clock::now();

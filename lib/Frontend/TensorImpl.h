@@ -77,6 +77,24 @@ struct TensorContext::Impl {
   /// Each consed op's properties as an attribute (the key's second word),
   /// for the structural plan key of a realize (Slice in Tensor.cpp).
   llvm::DenseMap<mlir::Operation *, const void *> props;
+  /// Graph ops that nodes stand for, with how many nodes do: the roots of
+  /// collectGarbage(), which erases every op they do not reach (a training
+  /// loop's old steps), so the graph stays as large as what is alive.
+  llvm::DenseMap<mlir::Operation *, unsigned> nodeRefs;
+  /// GraphBuilders alive (ops being built, not yet any node's): no garbage
+  /// collection then.
+  unsigned building = 0;
+  /// The graph's size after the last collection.
+  size_t collectedSize = 0;
+  void retain(mlir::Value v) { ++nodeRefs[v.getDefiningOp()]; }
+  void release(mlir::Value v) {
+    auto it = nodeRefs.find(v.getDefiningOp());
+    if (it != nodeRefs.end() && --it->second == 0)
+      nodeRefs.erase(it);
+  }
+  /// Erases the graph ops no node reaches, when the graph has grown to
+  /// twice its size after the last collection (and options.collectAfterOps).
+  void collectGarbage();
   /// Global buffer id -> data (alive while a node owns it).
   llvm::DenseMap<int64_t, std::weak_ptr<rt::HostBuffer>> buffers;
   int64_t nextBufferId = 0;

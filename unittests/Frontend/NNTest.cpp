@@ -259,6 +259,47 @@ TEST_F(NNTest, AdamWStepsReuseOnePlan) {
   EXPECT_LT(losses.back(), losses.front());
 }
 
+// A training loop's graph stays as large as what is alive: each step's ops
+// are erased once no tensor reaches them (at a realize, here at every one),
+// and the steps give the same losses and parameters, bit for bit, as with
+// the graph kept whole; backward after an item() (the loss's graph kept by
+// its tensor) still works across collections.
+TEST_F(NNTest, GraphGarbageIsCollectedAcrossSteps) {
+  auto train = [this](size_t collectAfterOps, std::vector<float> &losses, size_t &maxGraph,
+                      std::vector<float> &weights) {
+    TensorOptions o;
+    o.collectAfterOps = collectAfterOps;
+    TensorContext c(o);
+    c.manualSeed(3);
+    nn::Linear l1(6, 8, true, c), l2(8, 3, true, c);
+    nn::AdamW opt(nn::parameters({&l1, &l2}), 1e-2);
+    Tensor x = Tensor::randn({16, 6}, c);
+    Tensor y = Tensor::fromInts(std::vector<int32_t>(16, 1), {16}, c);
+    maxGraph = 0;
+    for (int i = 0; i < 40; ++i) {
+      Tensor loss = l2(l1(x).relu()).crossEntropy(y);
+      losses.push_back(static_cast<float>(*loss.item())); // realizes; backward uses its graph
+      opt.zeroGrad();
+      ASSERT_FALSE(!!loss.backward(opt.params()));
+      ASSERT_FALSE(!!opt.step());
+      maxGraph = std::max(maxGraph, c.graphSize());
+    }
+    weights = values(l1.weight);
+  };
+  std::vector<float> collected, kept, wCollected, wKept;
+  size_t collectedMax = 0, keptMax = 0;
+  train(1, collected, collectedMax, wCollected);
+  train(size_t(1) << 40, kept, keptMax, wKept);
+  ASSERT_EQ(collected.size(), kept.size());
+  for (size_t i = 0; i < kept.size(); ++i)
+    EXPECT_EQ(collected[i], kept[i]) << "step " << i;
+  EXPECT_EQ(wCollected, wKept);
+  EXPECT_LT(kept.back(), kept.front());
+  // Kept whole, the graph grows with the steps (8901 ops after 40);
+  // collected, it holds about the last step (952).
+  EXPECT_LT(collectedMax * 4, keptMax);
+}
+
 //===----------------------------------------------------------------------===//
 // The seed's training tests (test_w05_tensor.py)
 //===----------------------------------------------------------------------===//

@@ -117,6 +117,11 @@ struct TensorOptions {
     return o;
   }();
   uint64_t seed = 0;
+  /// Graph ops that no tensor reaches any more (a training loop's earlier
+  /// steps) are erased at a realize once the graph has this many ops and
+  /// twice as many as after the last collection ($UOP_GC_OPS sets it for
+  /// contexts that leave it at this default).
+  size_t collectAfterOps = 4096;
 };
 
 /// Owns the graph, the realized data and the plan cache. Contexts must
