@@ -270,16 +270,18 @@ std::unique_ptr<void, HostBuffer::FreeDeleter> HostBuffer::allocStorage(size_t b
 }
 
 Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
-  // "a bool buffer", "an f32 buffer".
-  std::string kind =
-      std::string(dtype == DType::Bool ? "a " : "an ") + dtypeName(dtype) + " buffer";
-  std::string what = "for " + kind + " of shape " + shapeString(shape);
+  // "a bool buffer", "an f32 buffer"; built only for an error (a training
+  // step creates buffers every step).
+  auto kind = [&] {
+    return std::string(dtype == DType::Bool ? "a " : "an ") + dtypeName(dtype) + " buffer";
+  };
+  auto what = [&] { return "for " + kind() + " of shape " + shapeString(shape); };
   // The size in 128 bits (saturating), for the message when 64 overflow.
   unsigned __int128 bytes128 = dtypeSize(dtype);
   bool saturated = false, empty = false;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] < 0)
-      return Error("invalid shape " + shapeString(shape) + " for " + kind + ": dimension " +
+      return Error("invalid shape " + shapeString(shape) + " for " + kind() + ": dimension " +
                    std::to_string(i) + " is negative");
     if (shape[i] == 0) {
       empty = true;
@@ -294,20 +296,20 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
   std::optional<int64_t> n = checkedNumel(shape, dtypeSize(dtype));
   if (!n) {
     if (empty)
-      return Error("invalid shape " + shapeString(shape) + " for " + kind +
+      return Error("invalid shape " + shapeString(shape) + " for " + kind() +
                    ": the product of its non-zero dimensions overflows 64 "
                    "bits");
     return Error("cannot allocate " + (saturated ? "more than 2^128" : u128String(bytes128)) +
-                 " bytes " + what + ": the size overflows 64 bits");
+                 " bytes " + what() + ": the size overflows 64 bits");
   }
   size_t bytes = static_cast<size_t>(*n) * dtypeSize(dtype);
   Result<uint64_t> limit = maxAllocBytes();
   if (!limit)
-    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what + ": " +
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what() + ": " +
                  limit.error());
   if (bytes > *limit) {
     const char *env = std::getenv("UOP_MAX_ALLOC_BYTES");
-    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what +
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what() +
                  ": more than the limit of " + std::to_string(*limit) + " bytes (" +
                  (env && *env ? "$UOP_MAX_ALLOC_BYTES"
                               : "the physical memory; set "
@@ -316,7 +318,8 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
   }
   auto p = allocStorage(bytes, /*zero=*/true);
   if (!p)
-    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what + ": out of memory");
+    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what() +
+                 ": out of memory");
   HostBuffer b;
   b.dt = dtype;
   b.dims = std::move(shape);
