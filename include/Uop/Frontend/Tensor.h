@@ -229,6 +229,8 @@ public:
   /// The context (nullptr for an error tensor).
   TensorContext *context() const;
   /// The graph value this tensor stands for now (a buffer once realized).
+  /// Valid while a tensor stands for it: a realize may erase graph ops that
+  /// no tensor reaches (TensorOptions::collectAfterOps).
   mlir::Value value() const;
   /// The graph it was realized from (the seed's `_graph`, for autodiff), or
   /// value() when it was never realized.
