@@ -161,27 +161,39 @@ struct GraphBuilder {
     for (auto it = before ? std::next(before->getIterator()) : c.graph->begin();
          it != c.graph->end(); ++it)
       fresh.push_back(&*it);
-    for (Operation *op : fresh) {
-      if (failed(mlir::verify(op, /*verifyRecursively=*/false))) {
-        std::string d = c.takeDiagnostics();
-        for (Operation *o : llvm::reverse(fresh))
-          o->erase();
-        return "invalid graph op: " + (d.empty() ? std::string("verifier failed") : d);
-      }
-    }
-    for (Operation *op : fresh) {
+    // In build order: an op equal to one in the table (the same name,
+    // properties, attributes, result types and operands, after the
+    // replacements before it) becomes that op without being verified (a
+    // verifier reads only the op, and that one passed); a new op is
+    // verified, then added.
+    SmallVector<Operation *> kept;
+    SmallVector<bool> gone(fresh.size(), false);
+    for (auto [k, op] : llvm::enumerate(fresh)) {
       const void *props = op->getPropertiesAsAttribute().getAsOpaquePointer();
       std::vector<const void *> key = consKey(op, props);
-      auto [it, inserted] = c.consed.try_emplace(std::move(key), op->getResult(0));
-      if (inserted)
-        c.props[op] = props;
-      if (!inserted) {
+      if (auto it = c.consed.find(key); it != c.consed.end()) {
         for (Value &r : results)
           if (r == op->getResult(0))
             r = it->second;
         op->getResult(0).replaceAllUsesWith(it->second);
         op->erase();
+        gone[k] = true;
+        continue;
       }
+      if (failed(mlir::verify(op, /*verifyRecursively=*/false))) {
+        std::string d = c.takeDiagnostics();
+        for (Operation *o : kept) {
+          c.consed.erase(consKey(o, c.props.lookup(o)));
+          c.props.erase(o);
+        }
+        for (size_t j = fresh.size(); j-- > 0;)
+          if (!gone[j])
+            fresh[j]->erase();
+        return "invalid graph op: " + (d.empty() ? std::string("verifier failed") : d);
+      }
+      c.consed.emplace(std::move(key), op->getResult(0));
+      c.props[op] = props;
+      kept.push_back(op);
     }
     return std::nullopt;
   }
