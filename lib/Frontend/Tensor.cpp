@@ -194,6 +194,7 @@ struct GraphBuilder {
       c.consed.emplace(std::move(key), op->getResult(0));
       c.props[op] = props;
       kept.push_back(op);
+      ++c.built;
     }
     return std::nullopt;
   }
@@ -329,7 +330,9 @@ const TensorOptions &TensorContext::options() const { return p->options; }
 Generator &TensorContext::generator() { return p->gen; }
 void TensorContext::manualSeed(uint64_t seed) { p->gen.reseed(seed); }
 void TensorContext::Impl::collectGarbage() {
-  size_t size = graph->getOperations().size();
+  // The graph's size as the ops added since the last collection say (a
+  // block's op list has no O(1) size, and this runs at every realize).
+  size_t size = collectedSize + built;
   if (building || size < std::max<size_t>(options.collectAfterOps, 2 * collectedSize))
     return;
   // Mark what the nodes stand for and everything it uses.
@@ -357,6 +360,7 @@ void TensorContext::Impl::collectGarbage() {
     op.erase();
   }
   collectedSize = graph->getOperations().size();
+  built = 0;
 }
 
 size_t TensorContext::graphSize() const { return p->graph->getOperations().size(); }
@@ -390,8 +394,11 @@ static Tensor dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> dat
   Type dt = mlirDType(c.mlir, data->dtype());
   Value v = muop::BufferOp::create(b, loc, RankedTensorType::get({data->numel()}, dt),
                                    static_cast<uint64_t>(id));
-  if (shape != Shape{data->numel()})
+  ++c.built;
+  if (shape != Shape{data->numel()}) {
     v = muop::ReshapeOp::create(b, loc, v, b.getDenseI64ArrayAttr(shape));
+    ++c.built;
+  }
   c.buffers[id] = data;
   auto node = std::make_shared<TensorNode>();
   node->ctx = &ctx;

@@ -84,8 +84,9 @@ struct TensorContext::Impl {
   /// GraphBuilders alive (ops being built, not yet any node's): no garbage
   /// collection then.
   unsigned building = 0;
-  /// The graph's size after the last collection.
-  size_t collectedSize = 0;
+  /// The graph's size after the last collection, and the ops added since
+  /// (the graph grows only through GraphBuilder::consFresh and dataTensor).
+  size_t collectedSize = 0, built = 0;
   void retain(mlir::Value v) { ++nodeRefs[v.getDefiningOp()]; }
   void release(mlir::Value v) {
     auto it = nodeRefs.find(v.getDefiningOp());
