@@ -19,17 +19,9 @@ import subprocess
 import sys
 
 import numpy as np
+from tally import check, finish
 
 uop_run, tmp = sys.argv[1:3]
-checks = failed = 0
-
-
-def check(name, ok, detail=""):
-    global checks, failed
-    checks += 1
-    if not ok:
-        failed += 1
-        print(f"FAIL {name} {detail}")
 
 
 def attrs(opts):
@@ -133,5 +125,4 @@ got, err = run(bmm(3, 16, 48, 32), a, b, "--opt=hand")
 check("--opt=hand batched 3x16x48x32", got is not None and
       np.abs(got.reshape(3, 16, 48) - a @ b).max() <= 1e-4 * np.abs(a @ b).max(), err)
 
-print(f"{checks - failed} of {checks} checks pass")
-sys.exit(1 if failed else 0)
+finish()

@@ -17,17 +17,9 @@ import subprocess
 import sys
 
 import numpy as np
+from tally import check, finish
 
 uop_run, tmp = sys.argv[1:3]
-checks = failed = 0
-
-
-def check(name, ok, detail=""):
-    global checks, failed
-    checks += 1
-    if not ok:
-        failed += 1
-        print(f"FAIL {name} {detail}")
 
 
 def softmax(r, c, dt, opts):
@@ -163,7 +155,8 @@ programs = {
 %8 = expand %7, (16, 64)
 %9 = mul %2, %5
 %10 = add %9, %8
-""", (16, 64), lambda x: np.exp2(x) * np.exp2(x).sum(1, keepdims=True) + np.exp2(x).max(1, keepdims=True), True),
+""", (16, 64),
+     lambda x: np.exp2(x) * np.exp2(x).sum(1, keepdims=True) + np.exp2(x).max(1, keepdims=True), True),
 }
 for name, (uir, shape, ref_fn, stashes) in programs.items():
     x = rng.uniform(0.1, 3.0, shape).astype(np.float32)
@@ -187,7 +180,7 @@ for name, (uir, shape, ref_fn, stashes) in programs.items():
     plain = m.group(1).replace(", stash", "").replace("stash", "")
     want, err = run(re.sub(r"(func\.func @main\(\)[^{]*)\{",
                            lambda mm: f"{mm.group(1)}attributes {{uop.opts = {plain}}} {{", mlir, 1), x)
-    check(name + " stash vs not, bit for bit", want is not None and np.array_equal(bits(got), bits(want.ravel())), err)
+    check(name + " stash vs not, bit for bit",
+          want is not None and np.array_equal(bits(got), bits(want.ravel())), err)
 
-print(f"{checks - failed} of {checks} checks pass")
-sys.exit(1 if failed else 0)
+finish()

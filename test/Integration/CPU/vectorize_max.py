@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import numpy as np
+from tally import check, finish
 
 uop_run, tmp = sys.argv[1:3]
 R, C = 32, 64
@@ -75,7 +76,6 @@ for r in range(R):
 x = np.stack(rows)
 want = [seed_max(r) for r in x]
 
-checks = failed = 0
 prog = f"{tmp}/max.mlir"
 with open(prog, "w") as f:
     f.write(program())
@@ -83,19 +83,12 @@ np.save(f"{tmp}/x.npy", x.ravel())
 for opt in ["none", "hand"]:
     r = subprocess.run([uop_run, prog, f"--opt={opt}", "--input", f"0={tmp}/x.npy", "--output",
                         f"{tmp}/m.npy"], capture_output=True, text=True)
-    checks += 1
-    if r.returncode != 0:
-        failed += 1
-        print(f"FAIL --opt={opt}: {r.stderr.strip()[-300:]}")
+    if not check(f"--opt={opt}", r.returncode == 0, r.stderr.strip()[-300:]):
         continue
     got = np.load(f"{tmp}/m.npy")
     for i in range(R):
-        checks += 1
         g, w = got[i], want[i]
         same = (np.isnan(g) and np.isnan(w)) or bits(g) == bits(w)
-        if not same:
-            failed += 1
-            print(f"FAIL --opt={opt} row {i} (kind {i % 16}): got {g!r} ({bits(g):#x}), "
-                  f"seed {w!r} ({bits(w):#x})")
-print(f"{checks - failed} of {checks} checks pass")
-sys.exit(1 if failed else 0)
+        check(f"--opt={opt} row {i} (kind {i % 16}):", same,
+              f"got {g!r} ({bits(g):#x}), seed {w!r} ({bits(w):#x})")
+finish()
