@@ -23,6 +23,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/ScopedPrinter.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -51,13 +52,6 @@ namespace rt = ::uop::rt;
 static constexpr const char *kSearchFormat = "uop-search 5";
 
 namespace {
-
-std::string printAttr(Attribute a) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  a.print(os);
-  return s;
-}
 
 /// The host CPU as the search cache keys it: its name and every feature it
 /// has (a winner measured on one CPU says nothing about another).
@@ -406,7 +400,7 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
       }
       if (cached) {
         kernel->setAttr(kOptsAttrName, cached);
-        log << "uop-search: " << name << ": cached " << printAttr(cached) << "\n";
+        log << "uop-search: " << name << ": cached " << cached << "\n";
         continue;
       }
       log << "uop: warning: the search cache entry " << path
@@ -427,7 +421,7 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
     std::vector<std::pair<double, OptsBuilder>> timed;
     auto tryOne = [&](const OptsBuilder &c, bool always) {
       OptsAttr attr = c.get(ctx);
-      if (!seen.insert(printAttr(attr)).second)
+      if (!seen.insert(llvm::to_string(attr)).second)
         return;
       if (!always && elapsed() > options.searchSeconds)
         return;
@@ -469,15 +463,15 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
     kernel->setAttr(kOptsAttrName, attr);
     log << "uop-search: " << name << ": " << tried << " candidates (" << rejected
         << " rejected) in " << llvm::format("%.2f", elapsed()) << " s"
-        << (elapsed() > options.searchSeconds ? " (time bound reached)" : "") << ", winner "
-        << printAttr(attr) << " " << llvm::format("%.3f", best * 1e3) << " ms (no opts "
+        << (elapsed() > options.searchSeconds ? " (time bound reached)" : "") << ", winner " << attr
+        << " " << llvm::format("%.3f", best * 1e3) << " ms (no opts "
         << llvm::format("%.3f", none * 1e3) << " ms)\n";
 
     // Publish the winner (a failure only costs the next run a search).
     std::string tmp = rt::cacheTempPath(".search");
     {
       std::ofstream f(tmp);
-      f << kSearchFormat << "\nopts " << printAttr(attr) << "\n";
+      f << kSearchFormat << "\nopts " << llvm::to_string(attr) << "\n";
     }
     (void)rt::cacheInstall(tmp, key, ".search");
   }

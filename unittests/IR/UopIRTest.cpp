@@ -17,6 +17,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/ScopedPrinter.h"
 
 #include "gtest/gtest.h"
 
@@ -209,20 +210,11 @@ TEST_F(UopIRTest, BuildersInferResultTypes) {
 
 } // namespace
 
-namespace {
-std::string printed(Attribute a) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  a.print(os);
-  return s;
-}
-} // namespace
-
 // OptsBuilder, the axis-map form of #uop.opts that the strategies (hand
 // rules, search) build: get() then from() is the identity, every field
 // included, and an empty builder is `#uop.opts<>`.
 TEST_F(UopIRTest, OptsBuilderRoundTrips) {
-  EXPECT_EQ(printed(OptsBuilder().get(&context)), "#uop.opts<>");
+  EXPECT_EQ(llvm::to_string(OptsBuilder().get(&context)), "#uop.opts<>");
   OptsBuilder o;
   o.upcast = {{1, 4}, {0, 8}};
   o.tile = {{0, 256}, {1, 16}, {2, 512}};
@@ -233,8 +225,9 @@ TEST_F(UopIRTest, OptsBuilderRoundTrips) {
   o.stash = true;
   OptsAttr a = o.get(&context);
   // Axis maps print sorted by axis.
-  EXPECT_EQ(printed(a), "#uop.opts<upcast = {0: 8, 1: 4}, thread = 0, unroll = 2, tile = {0: 256, "
-                        "1: 16, 2: 512}, vector = 16, prefetch = 8, stash>");
+  EXPECT_EQ(llvm::to_string(a),
+            "#uop.opts<upcast = {0: 8, 1: 4}, thread = 0, unroll = 2, tile = {0: 256, "
+            "1: 16, 2: 512}, vector = 16, prefetch = 8, stash>");
   OptsBuilder back = OptsBuilder::from(a);
   EXPECT_EQ(back.upcast, o.upcast);
   EXPECT_EQ(back.tile, o.tile);
@@ -251,6 +244,6 @@ TEST_F(UopIRTest, OptsBuilderRoundTrips) {
   gpu.local = {{0, 8}, {1, 16}};
   gpu.upcast = {{0, 16}, {1, 8}};
   OptsAttr g = gpu.get(&context);
-  EXPECT_EQ(printed(g), "#uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}>");
+  EXPECT_EQ(llvm::to_string(g), "#uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}>");
   EXPECT_EQ(OptsBuilder::from(g).get(&context), g);
 }
