@@ -13,7 +13,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::uop {
@@ -220,18 +219,13 @@ struct UopStashPass : mlir::uop::impl::UopStashPassBase<UopStashPass> {
     return false;
   }
 
-  /// Erases the ops of `loop`'s body left without uses.
+  /// Erases the ops of `loop`'s body left without uses: one pass from the
+  /// end, as an op's users come after it in the block.
   static void eraseDead(scf::ForOp loop) {
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      for (Operation &op :
-           llvm::make_early_inc_range(llvm::reverse(loop.getBody()->getOperations())))
-        if (isOpTriviallyDead(&op)) {
-          op.erase();
-          changed = true;
-        }
-    }
+    for (Operation &op :
+         llvm::make_early_inc_range(llvm::reverse(loop.getBody()->getOperations())))
+      if (isOpTriviallyDead(&op))
+        op.erase();
   }
 };
 } // namespace
