@@ -194,8 +194,8 @@ struct GraphBuilder {
       c.consed.emplace(std::move(key), op->getResult(0));
       c.props[op] = props;
       kept.push_back(op);
-      ++c.built;
     }
+    c.built += kept.size();
     return std::nullopt;
   }
 
