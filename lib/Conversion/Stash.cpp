@@ -222,8 +222,7 @@ struct UopStashPass : mlir::uop::impl::UopStashPassBase<UopStashPass> {
   /// Erases the ops of `loop`'s body left without uses: one pass from the
   /// end, as an op's users come after it in the block.
   static void eraseDead(scf::ForOp loop) {
-    for (Operation &op :
-         llvm::make_early_inc_range(llvm::reverse(loop.getBody()->getOperations())))
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(loop.getBody()->getOperations())))
       if (isOpTriviallyDead(&op))
         op.erase();
   }

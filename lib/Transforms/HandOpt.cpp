@@ -78,13 +78,14 @@ static bool recomputesTranscendental(func::FuncOp kernel) {
     return ops;
   };
   llvm::SmallPtrSet<Operation *, 32> stored = slice(ret.getOperands());
-  bool found = false;
-  kernel.walk([&](ReduceOp r) {
-    for (Operation *op : slice(r.getSrc()))
-      if (isa<Exp2Op, Log2Op, SinOp, SqrtOp>(op) && stored.contains(op))
-        found = true;
-  });
-  return found;
+  return kernel
+      .walk([&](ReduceOp r) {
+        for (Operation *op : slice(r.getSrc()))
+          if (isa<Exp2Op, Log2Op, SinOp, SqrtOp>(op) && stored.contains(op))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
 }
 
 /// The vector unit a register tile is sized for (bits 0: none).
