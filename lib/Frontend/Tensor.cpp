@@ -24,6 +24,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -300,8 +301,15 @@ TensorContext::Impl::Impl(TensorOptions opts)
   // $UOP_GC_OPS: a context left at the default collects at that size (1:
   // at every realize, to stress the collector with any program).
   if (const char *env = std::getenv("UOP_GC_OPS");
-      env && *env && options.collectAfterOps == TensorOptions().collectAfterOps)
-    options.collectAfterOps = std::strtoull(env, nullptr, 10);
+      env && *env && options.collectAfterOps == TensorOptions().collectAfterOps) {
+    size_t n = 0;
+    const char *end = env + std::strlen(env);
+    auto [ptr, ec] = std::from_chars(env, end, n);
+    if (ec == std::errc() && ptr == end)
+      options.collectAfterOps = n;
+    else
+      llvm::errs() << "uop: warning: $UOP_GC_OPS='" << env << "' is not a number of ops; ignored\n";
+  }
   mlir.loadDialect<muop::UopDialect, func::FuncDialect>();
   graphModule = ModuleOp::create(UnknownLoc::get(&mlir));
   graph = graphModule->getBody();
