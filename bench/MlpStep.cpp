@@ -44,13 +44,20 @@
 
 using namespace uop;
 
-static llvm::cl::opt<int> steps("steps", llvm::cl::desc("timed steps"), llvm::cl::init(200));
-static llvm::cl::opt<int> warmup("warmup", llvm::cl::desc("untimed steps first (compiles)"),
+/// The options uop-bench-mlp-step --help lists (LLVM's own stay usable, unlisted).
+static llvm::cl::OptionCategory toolOptions("uop-bench-mlp-step options");
+static llvm::cl::opt<int> steps(llvm::cl::cat(toolOptions), "steps", llvm::cl::desc("timed steps"),
+                                llvm::cl::init(200));
+static llvm::cl::opt<int> warmup(llvm::cl::cat(toolOptions), "warmup",
+                                 llvm::cl::desc("untimed steps first (compiles)"),
                                  llvm::cl::init(5));
-static llvm::cl::opt<std::string> numpyScript("numpy", llvm::cl::desc("the numpy step's script"),
+static llvm::cl::opt<std::string> numpyScript(llvm::cl::cat(toolOptions), "numpy",
+                                              llvm::cl::desc("the numpy step's script"),
                                               llvm::cl::init(UOP_BENCH_DIR "/mlp_step_numpy.py"));
-static llvm::cl::opt<bool> noNumpy("no-numpy", llvm::cl::desc("run only uop"));
-static llvm::cl::opt<bool> profile("profile", llvm::cl::desc("split uop's step into its phases"));
+static llvm::cl::opt<bool> noNumpy(llvm::cl::cat(toolOptions), "no-numpy",
+                                   llvm::cl::desc("run only uop"));
+static llvm::cl::opt<bool> profile(llvm::cl::cat(toolOptions), "profile",
+                                   llvm::cl::desc("split uop's step into its phases"));
 
 static constexpr int64_t kIn = 784, kHidden = 128, kOut = 10, kBatch = 128, kPool = 1024;
 
@@ -110,6 +117,7 @@ static int fail(const std::string &what, llvm::Error e) {
 }
 
 int main(int argc, char **argv) {
+  llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(argc, argv, "the MLP training step: uop beside numpy\n");
   if (steps < 1 || warmup < 1) {
     llvm::errs() << "uop-bench-mlp-step: error: --steps and --warmup must be >= 1\n";

@@ -154,6 +154,10 @@ llvm::Error run(int argc, char **argv) {
                      llvm::Twine(heads) + ")");
   if (temperature <= 0)
     return makeError("--temperature must be positive");
+  if (every < 0)
+    return makeError("--every must be 0 or more");
+  if (lr <= 0)
+    return makeError("--lr must be positive");
 
   llvm::Expected<CharCorpus> corpus = loadFortunes(corpusPath);
   if (!corpus)

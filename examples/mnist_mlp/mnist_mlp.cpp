@@ -82,6 +82,10 @@ llvm::Error run(int argc, char **argv) {
     return e;
   if (steps < 1 || batch < 1 || hidden < 1)
     return makeError("--steps, --batch and --hidden must be positive");
+  if (every < 0)
+    return makeError("--every must be 0 or more");
+  if (lr <= 0)
+    return makeError("--lr must be positive");
 
   llvm::Expected<ImageDataset> ds = loadFashionMnist(data);
   if (!ds)

@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sched.h>
@@ -268,11 +269,18 @@ Flags &Flags::add(std::string name, std::string *v, std::string help) {
   return *this;
 }
 
+/// `v` in as few digits as name it (%g): 0.001, not formatv's 0.00.
+static std::string shortest(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 std::string Flags::help() const {
   std::string s = "usage: " + program + " " + usage + "\n";
   for (const Flag &f : flags) {
     std::string value = f.intValue      ? std::to_string(*f.intValue)
-                        : f.doubleValue ? llvm::formatv("{0}", *f.doubleValue).str()
+                        : f.doubleValue ? shortest(*f.doubleValue)
                                         : "'" + *f.stringValue + "'";
     s += "  --" + f.name + "=" + (f.stringValue ? "S" : "N") + "  " + f.help + " (default " +
          value + ")\n";
@@ -313,8 +321,8 @@ llvm::Error Flags::parse(int argc, char **argv) {
       *flag->intValue = n;
     } else if (flag->doubleValue) {
       double d;
-      if (value.getAsDouble(d))
-        return makeError("--" + name + ": '" + value + "' is not a number");
+      if (value.getAsDouble(d) || !std::isfinite(d))
+        return makeError("--" + name + ": '" + value + "' is not a finite number");
       *flag->doubleValue = d;
     } else {
       *flag->stringValue = value.str();

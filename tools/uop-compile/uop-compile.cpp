@@ -33,29 +33,33 @@ using namespace mlir;
 namespace cl = llvm::cl;
 namespace rt = ::uop::rt;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.uir|program.mlir>"),
-                                      cl::Required);
-static cl::opt<std::string> outputFile("o", cl::desc("The bundle to write (.uopx)"),
+/// The options uop-compile --help lists (LLVM's own stay usable, unlisted).
+static cl::OptionCategory toolOptions("uop-compile options");
+static cl::opt<std::string> inputFile(cl::cat(toolOptions), cl::Positional,
+                                      cl::desc("<program.uir|program.mlir>"), cl::Required);
+static cl::opt<std::string> outputFile(cl::cat(toolOptions), "o",
+                                       cl::desc("The bundle to write (.uopx)"),
                                        cl::value_desc("file"), cl::Required);
-static cl::opt<std::string> target("target",
+static cl::opt<std::string> target(cl::cat(toolOptions), "target",
                                    cl::desc("cpu (default), emulate (the GPU mapping on the "
                                             "CPU) or cuda"),
                                    cl::init("cpu"));
-static cl::opt<bool> fuseReduce("fuse-reduce",
+static cl::opt<bool> fuseReduce(cl::cat(toolOptions), "fuse-reduce",
                                 cl::desc("Kernelize with reductions fused into their consumers"));
-static cl::opt<std::string> optMode("opt",
+static cl::opt<std::string> optMode(cl::cat(toolOptions), "opt",
                                     cl::desc("hand (default: uop-layout and the seed's hand "
                                              "rules), none (as written) or search (uop-search)"),
                                     cl::init("hand"));
-static cl::opt<double> searchSeconds("search-seconds",
+static cl::opt<double> searchSeconds(cl::cat(toolOptions), "search-seconds",
                                      cl::desc("--opt=search: the time bound of one kernel's "
                                               "search (default 60)"),
                                      cl::init(60));
-static cl::opt<bool> unchecked("unchecked",
+static cl::opt<bool> unchecked(cl::cat(toolOptions), "unchecked",
                                cl::desc("No run-time checks of the indices and divisors the bounds "
                                         "analysis does not prove safe (out of bounds and division "
                                         "by zero are then undefined)"));
-static cl::opt<std::string> chip("chip", cl::desc("--target=cuda: the GPU architecture"),
+static cl::opt<std::string> chip(cl::cat(toolOptions), "chip",
+                                 cl::desc("--target=cuda: the GPU architecture"),
                                  cl::init("sm_90"));
 
 [[noreturn]] static void fail(const llvm::Twine &msg) {
@@ -65,6 +69,7 @@ static cl::opt<std::string> chip("chip", cl::desc("--target=cuda: the GPU archit
 
 static int compileMain(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "uop-compile: compile a uop program into a bundle\n");
   mlir::uop::CompileOptions options;
   if (auto t = mlir::uop::parseCompileTarget(target))

@@ -46,42 +46,46 @@ using namespace mlir;
 namespace cl = llvm::cl;
 namespace rt = ::uop::rt;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<program.uir|program.mlir>"),
-                                      cl::Required);
-static cl::opt<std::string> target("target",
+/// The options uop-run --help lists (LLVM's own stay usable, unlisted).
+static cl::OptionCategory toolOptions("uop-run options");
+static cl::opt<std::string> inputFile(cl::cat(toolOptions), cl::Positional,
+                                      cl::desc("<program.uir|program.mlir>"), cl::Required);
+static cl::opt<std::string> target(cl::cat(toolOptions), "target",
                                    cl::desc("cpu (default), emulate (the GPU mapping, with "
                                             "block and thread ids as loops) or cuda"),
                                    cl::init("cpu"));
-static cl::list<std::string> inputs("input",
+static cl::list<std::string> inputs(cl::cat(toolOptions), "input",
                                     cl::desc("SLOT=FILE.npy: the contents of a buffer slot"));
 static cl::opt<std::string> randomInputs(
-    "random-inputs", cl::ValueOptional,
+    cl::cat(toolOptions), "random-inputs", cl::ValueOptional,
     cl::desc("Fill buffers without --input with random data (optional seed, default 0)"));
 static cl::list<std::string>
-    outputs("output",
+    outputs(cl::cat(toolOptions), "output",
             cl::desc("FILE.npy: save the next value; SLOT=FILE.npy: save a buffer after the run"));
-static cl::opt<bool> printBuffers("print", cl::desc("Print the values (or the buffers written)"));
-static cl::opt<bool> printPlan("print-plan",
+static cl::opt<bool> printBuffers(cl::cat(toolOptions), "print",
+                                  cl::desc("Print the values (or the buffers written)"));
+static cl::opt<bool> printPlan(cl::cat(toolOptions), "print-plan",
                                cl::desc("Print the compiled plan: buffers, and each kernel with "
                                         "its launches, work and opts"));
-static cl::opt<uint64_t> benchRuns("bench", cl::desc("Time N runs; print the median and GFLOP/s"),
+static cl::opt<uint64_t> benchRuns(cl::cat(toolOptions), "bench",
+                                   cl::desc("Time N runs; print the median and GFLOP/s"),
                                    cl::init(0));
-static cl::opt<bool> fuseReduce("fuse-reduce",
+static cl::opt<bool> fuseReduce(cl::cat(toolOptions), "fuse-reduce",
                                 cl::desc("Kernelize with reductions fused into their consumers"));
 static cl::opt<std::string>
-    optMode("opt",
+    optMode(cl::cat(toolOptions), "opt",
             cl::desc("Who chooses the kernels' opts: hand (default: uop-layout and the seed's "
                      "hand rules), none (the program as written) or search (uop-search: "
                      "timed candidates, the winners cached)"),
             cl::init("hand"));
-static cl::opt<double> searchSeconds("search-seconds",
+static cl::opt<double> searchSeconds(cl::cat(toolOptions), "search-seconds",
                                      cl::desc("--opt=search: the time bound of one kernel's "
                                               "search (default 60)"),
                                      cl::init(60));
-static cl::opt<bool> profile("profile",
+static cl::opt<bool> profile(cl::cat(toolOptions), "profile",
                              cl::desc("After the run, print one line per kernel: launches, "
                                       "time, GFLOP/s, GB/s and its opts (CPU)"));
-static cl::opt<bool> unchecked("unchecked",
+static cl::opt<bool> unchecked(cl::cat(toolOptions), "unchecked",
                                cl::desc("No run-time checks of the indices and divisors the bounds "
                                         "analysis does not prove safe (out of bounds and division "
                                         "by zero are then undefined)"));
@@ -130,6 +134,7 @@ int main(int argc, char **argv) {
 
 static int runMain(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
+  cl::HideUnrelatedOptions(toolOptions);
   cl::ParseCommandLineOptions(argc, argv, "uop-run: compile and run a uop program\n");
   mlir::uop::CompileOptions options = compileOptions();
   rt::RunRequest request;

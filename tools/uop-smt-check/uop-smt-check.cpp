@@ -72,25 +72,29 @@ using namespace mlir::uop;
 
 namespace {
 
-llvm::cl::list<std::string> inputs(llvm::cl::Positional, llvm::cl::desc("PROG..."),
-                                   llvm::cl::OneOrMore);
-llvm::cl::opt<std::string> afterFile("after",
+/// The options uop-smt-check --help lists (LLVM's own stay usable, unlisted).
+static llvm::cl::OptionCategory toolOptions("uop-smt-check options");
+llvm::cl::list<std::string> inputs(llvm::cl::cat(toolOptions), llvm::cl::Positional,
+                                   llvm::cl::desc("PROG..."), llvm::cl::OneOrMore);
+llvm::cl::opt<std::string> afterFile(llvm::cl::cat(toolOptions), "after",
                                      llvm::cl::desc("The program after uop-symbolic (one PROG): "
                                                     "compare instead of running the pass"),
                                      llvm::cl::value_desc("file"));
-llvm::cl::opt<bool> exact("exact", llvm::cl::desc("Require proofs with i32 wrap-around and signed "
-                                                  "zeros, without the seed's premises"));
-llvm::cl::opt<bool> printCounts("rule-counts",
+llvm::cl::opt<bool> exact(llvm::cl::cat(toolOptions), "exact",
+                          llvm::cl::desc("Require proofs with i32 wrap-around and signed "
+                                         "zeros, without the seed's premises"));
+llvm::cl::opt<bool> printCounts(llvm::cl::cat(toolOptions), "rule-counts",
                                 llvm::cl::desc("Print how often each rule of uop-symbolic fired"));
-llvm::cl::opt<bool> requireAll("require-all-rules",
+llvm::cl::opt<bool> requireAll(llvm::cl::cat(toolOptions), "require-all-rules",
                                llvm::cl::desc("Fail if a rule of uop-symbolic never fired"));
 llvm::cl::list<std::string>
-    premiseRules("premise-rules", llvm::cl::CommaSeparated,
+    premiseRules(llvm::cl::cat(toolOptions), "premise-rules", llvm::cl::CommaSeparated,
                  llvm::cl::desc("Rules that may need the seed's premises: a function that "
                                 "needs them and fired none of these is an error"));
-llvm::cl::opt<unsigned> timeoutMs("timeout", llvm::cl::init(30000),
+llvm::cl::opt<unsigned> timeoutMs(llvm::cl::cat(toolOptions), "timeout", llvm::cl::init(30000),
                                   llvm::cl::desc("Z3 time limit per query, in ms"));
-llvm::cl::opt<bool> verbose("v", llvm::cl::desc("Print one line per function"));
+llvm::cl::opt<bool> verbose(llvm::cl::cat(toolOptions), "v",
+                            llvm::cl::desc("Print one line per function"));
 
 /// Elements of a value at most: larger tensors are not checked.
 constexpr int64_t kMaxElements = 4096;
@@ -1108,6 +1112,7 @@ OwningOpRef<ModuleOp> load(const std::string &path, MLIRContext &context,
 
 int run(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "uop-smt-check: prove with Z3 that uop-symbolic keeps every function's results\n");
