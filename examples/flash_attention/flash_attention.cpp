@@ -13,7 +13,11 @@
 //     keys with a running max, a running sum and a rescaled accumulator;
 //  4. blocked: the same online softmax with 8 queries per thread
 //     (online_attention_blocked.uir), so that each K and V row read serves
-//     8 queries and their 8 update chains overlap.
+//     8 queries and their 8 update chains overlap;
+//  5. tiled: the online softmax over blocks of 64 keys for blocks of 8
+//     queries (online_attention_tiled.uir), FlashAttention's tiling: each
+//     key block is a dense score loop, a softmax update over the block and
+//     a dense P V loop, all of which LLVM vectorizes (D = 64 only).
 //
 // Each is checked against numpy (run as a process, which also times it) and
 // timed, best of --reps runs, in one table with the host CPU. The times are
@@ -22,7 +26,7 @@
 // end-to-end time through the Tensor API is printed below the table.
 //
 //   build/bin/flash_attention [--n=256,1024] [--d=64] [--reps=5]
-//                             [--ways=unfused,fused,online,blocked]
+//                             [--ways=unfused,fused,online,blocked,tiled]
 //
 //===----------------------------------------------------------------------===//
 
@@ -279,14 +283,34 @@ static llvm::Expected<WayResult> runTensorWay(bool fuse, llvm::StringRef opts,
   return r;
 }
 
-/// The queries per thread of online_attention_blocked.uir.
+/// The queries per thread of online_attention_blocked.uir and
+/// online_attention_tiled.uir.
 static constexpr int64_t kBlockedQueries = 8;
+/// The keys per block of online_attention_tiled.uir, and the one head
+/// dimension it is written for.
+static constexpr int64_t kTiledKeys = 64, kTiledD = 64;
 
-/// online_attention.uir (or, `blocked`, online_attention_blocked.uir) for N
-/// and D: its tokens 1024, 64, 65536 (and 128 = N/8, 512 = 8*D) and its
-/// scale replaced (it is written for N=1024, D=64).
+/// Which loop program runs the online softmax.
+enum class OnlineWay { Plain, Blocked, Tiled };
+
+/// Why `way` cannot run at N and D, or "" when it can.
+static std::string onlineUnfit(OnlineWay way, int64_t n, int64_t d) {
+  if (way == OnlineWay::Blocked && n % kBlockedQueries != 0)
+    return "the blocked way takes " + std::to_string(kBlockedQueries) +
+           " queries per thread: N=" + std::to_string(n) + " is not a multiple of " +
+           std::to_string(kBlockedQueries);
+  if (way == OnlineWay::Tiled && (d != kTiledD || n % kTiledKeys != 0))
+    return "the tiled way is written for D=" + std::to_string(kTiledD) + " and N a multiple of " +
+           std::to_string(kTiledKeys);
+  return "";
+}
+
+/// online_attention.uir (or online_attention_blocked.uir, _tiled.uir) for N
+/// and D: its tokens 1024, 64, 65536 (blocked: and 128 = N/8, 512 = 8*D;
+/// tiled, where D is 64: 65536, 128 = N/8 and 16 = N/64) and its scale
+/// replaced (each is written for N=1024, D=64).
 static llvm::Expected<std::string> instantiateOnline(const std::string &path, int64_t n, int64_t d,
-                                                     bool blocked) {
+                                                     OnlineWay way) {
   auto file = llvm::MemoryBuffer::getFile(path);
   if (!file)
     return makeError(path + ": cannot read: " + file.getError().message());
@@ -296,9 +320,13 @@ static llvm::Expected<std::string> instantiateOnline(const std::string &path, in
                                                {"64", std::to_string(d)},
                                                {"65536", std::to_string(n * d)},
                                                {"0.18033688011112042", scale}};
-  if (blocked) {
+  if (way == OnlineWay::Blocked) {
     tokens["128"] = std::to_string(n / kBlockedQueries);
     tokens["512"] = std::to_string(kBlockedQueries * d);
+  }
+  if (way == OnlineWay::Tiled) {
+    tokens["128"] = std::to_string(n / kBlockedQueries);
+    tokens["16"] = std::to_string(n / kTiledKeys);
   }
   std::string result;
   std::regex number(R"([0-9][0-9.]*)");
@@ -329,13 +357,11 @@ static llvm::Expected<std::string> instantiateOnline(const std::string &path, in
 }
 
 static llvm::Expected<WayResult> runOnline(const std::string &uirPath, int64_t n, int64_t d,
-                                           bool blocked, HostBuffer &q, HostBuffer &k,
+                                           OnlineWay way, HostBuffer &q, HostBuffer &k,
                                            HostBuffer &v, int64_t reps) {
-  if (blocked && n % kBlockedQueries != 0)
-    return makeError("the blocked way takes " + std::to_string(kBlockedQueries) +
-                     " queries per thread: N=" + std::to_string(n) + " is not a multiple of " +
-                     std::to_string(kBlockedQueries));
-  llvm::Expected<std::string> text = instantiateOnline(uirPath, n, d, blocked);
+  if (std::string why = onlineUnfit(way, n, d); !why.empty())
+    return makeError(why);
+  llvm::Expected<std::string> text = instantiateOnline(uirPath, n, d, way);
   if (!text)
     return text.takeError();
   mlir::DialectRegistry registry;
@@ -350,29 +376,38 @@ static llvm::Expected<WayResult> runOnline(const std::string &uirPath, int64_t n
       runCompiled(*module, mlir::uop::CompileOptions(), diagnostics, q, k, v, reps);
   if (r)
     r->notes += " (" + llvm::sys::path::filename(uirPath).str() + ": one pass over the keys" +
-                (blocked ? ", 8 queries per thread)" : ")");
+                (way == OnlineWay::Blocked ? ", 8 queries per thread)"
+                 : way == OnlineWay::Tiled ? ", blocks of 64 keys for 8 queries per thread)"
+                                           : ")");
   return r;
 }
 
 int main(int argc, char **argv) {
-  std::string sizes = "256,1024", ways = "unfused,fused,online,blocked";
+  std::string sizes = "256,1024", ways = "unfused,fused,online,blocked,tiled";
   std::string uir = std::string(UOP_EXAMPLES_DIR) + "/flash_attention/online_attention.uir";
   std::string uirBlocked =
       std::string(UOP_EXAMPLES_DIR) + "/flash_attention/online_attention_blocked.uir";
+  std::string uirTiled =
+      std::string(UOP_EXAMPLES_DIR) + "/flash_attention/online_attention_tiled.uir";
   int64_t d = 64, reps = 5, seed = 0, fusedMaxN = 4096;
   Flags flags;
-  flags.usage = "[--n=256,1024] [--d=64] [--reps=5] [--ways=unfused,fused,online,blocked]";
+  flags.usage = "[--n=256,1024] [--d=64] [--reps=5] [--ways=unfused,fused,online,blocked,tiled]";
   flags.add("n", &sizes, "sequence lengths N, comma-separated")
       .add("d", &d, "head dimension D")
       .add("reps", &reps, "timed runs of each way (the best is shown)")
-      .add("ways", &ways, "which of unfused, fused, online, blocked to run")
+      .add("ways", &ways,
+           "which of unfused, fused, online, blocked, tiled to run (tiled: D=64 and N a "
+           "multiple of 64, other sizes are skipped)")
       .add("seed", &seed, "seed of Q, K, V")
       .add("fused-max-n", &fusedMaxN,
            "largest N the fused way runs at (its kernel is O(N^2 D^2 / 16), as the seed's: "
            "about 0.3 s at N=1024, D=64 on 2 cores)")
       .add("uir", &uir, "the online loop program (written for N=1024, D=64)")
       .add("uir-blocked", &uirBlocked,
-           "the blocked online loop program, 8 queries per thread (written for N=1024, D=64)");
+           "the blocked online loop program, 8 queries per thread (written for N=1024, D=64)")
+      .add("uir-tiled", &uirTiled,
+           "the tiled online loop program, 64 keys a block for 8 queries per thread (written for "
+           "N=1024, D=64)");
   if (llvm::Error e = flags.parse(argc, argv))
     return reportError("flash_attention", std::move(e));
   std::vector<int64_t> ns;
@@ -389,9 +424,10 @@ int main(int argc, char **argv) {
   llvm::SmallVector<llvm::StringRef> wayList;
   llvm::StringRef(ways).split(wayList, ',', -1, false);
   for (llvm::StringRef w : wayList)
-    if (w != "unfused" && w != "fused" && w != "online" && w != "blocked")
-      return reportError("flash_attention", makeError("--ways: unknown way '" + w +
-                                                      "' (unfused, fused, online, blocked)"));
+    if (w != "unfused" && w != "fused" && w != "online" && w != "blocked" && w != "tiled")
+      return reportError(
+          "flash_attention",
+          makeError("--ways: unknown way '" + w + "' (unfused, fused, online, blocked, tiled)"));
 
   llvm::SmallString<128> tmp;
   if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("uop-flash", tmp))
@@ -429,10 +465,20 @@ int main(int argc, char **argv) {
                     "skipped (N > --fused-max-n)");
         continue;
       }
+      // The tiled program is written for one D and N in key blocks: other
+      // sizes are a row that says why, not an error (it is a default way).
+      if (std::string why = onlineUnfit(OnlineWay::Tiled, n, d); way == "tiled" && !why.empty()) {
+        std::printf("%6lld  %-8s %10s %10s %10s  skipped (%s)\n", (long long)n, "tiled", "-", "-",
+                    "-", why.c_str());
+        continue;
+      }
       llvm::Expected<WayResult> r = [&] {
-        if (way == "online" || way == "blocked")
-          return runOnline(way == "online" ? uir : uirBlocked, n, d, way == "blocked", *q, *k, *v,
-                           reps);
+        if (way == "online")
+          return runOnline(uir, n, d, OnlineWay::Plain, *q, *k, *v, reps);
+        if (way == "blocked")
+          return runOnline(uirBlocked, n, d, OnlineWay::Blocked, *q, *k, *v, reps);
+        if (way == "tiled")
+          return runOnline(uirTiled, n, d, OnlineWay::Tiled, *q, *k, *v, reps);
         if (way == "fused")
           return runTensorWay(true, fusedOpts, q, k, v, reps);
         return runTensorWay(false, "", q, k, v, reps);
