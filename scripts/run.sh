@@ -80,6 +80,6 @@ if [[ -x "$BIN/mnist_mlp" ]]; then
   echo "the loss curve is $OUT/mnist_mlp_loss.png, the metrics $OUT/mnist_mlp.csv"
 fi
 if [[ -x "$BIN/flash_attention" ]]; then
-  echo "==== examples/flash_attention: unfused, fused, online (a .uir loop program), beside numpy"
+  echo "==== examples/flash_attention: unfused, fused, online, blocked and tiled (.uir loop programs), beside numpy"
   "$BIN/flash_attention"
 fi
