@@ -467,11 +467,12 @@ int main(int argc, char **argv) {
       }
       // The tiled program is written for one D and N in key blocks: other
       // sizes are a row that says why, not an error (it is a default way).
-      if (std::string why = onlineUnfit(OnlineWay::Tiled, n, d); way == "tiled" && !why.empty()) {
-        std::printf("%6lld  %-8s %10s %10s %10s  skipped (%s)\n", (long long)n, "tiled", "-", "-",
-                    "-", why.c_str());
-        continue;
-      }
+      if (way == "tiled")
+        if (std::string why = onlineUnfit(OnlineWay::Tiled, n, d); !why.empty()) {
+          std::printf("%6lld  %-8s %10s %10s %10s  skipped (%s)\n", (long long)n, "tiled", "-", "-",
+                      "-", why.c_str());
+          continue;
+        }
       llvm::Expected<WayResult> r = [&] {
         if (way == "online")
           return runOnline(uir, n, d, OnlineWay::Plain, *q, *k, *v, reps);
