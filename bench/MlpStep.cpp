@@ -6,7 +6,9 @@
 // (the first step compiles, the rest reuse its plan). The same step in
 // numpy (bench/mlp_step_numpy.py, the backward pass by hand) runs in the
 // same invocation from the same initial parameters and data, and the table
-// has both, their ratio, both final losses and the host CPU.
+// has both, their ratio, both final losses and the host CPU. uop runs the
+// step two ways: through a TinyJit (from the third call it replays the
+// step's plan: no graph is built) and eagerly (graphs built every step).
 //
 //   uop-bench-mlp-step [--steps=N] [--warmup=N] [--numpy=SCRIPT|--no-numpy]
 //                      [--profile]
@@ -14,12 +16,14 @@
 // Times are medians over the steps (steady on a shared machine); the CPU
 // columns are the process's CPU time per step (all threads: on a loaded
 // machine, what the step costs rather than how long it waited). --profile
-// splits uop's step into building the graphs (forward and backward) and the
-// optimizer's step (building the updates, the plan lookup, binding, the
-// run), times the step program's kernels alone, and prints its plan.
+// times the step program's kernels alone, splits the eager step into
+// building the graphs (forward and backward) and the optimizer's step
+// (building the updates, the plan lookup, binding, the run), and prints
+// the plan.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Uop/Frontend/Jit.h"
 #include "Uop/Frontend/NN.h"
 
 #include "Uop/Runtime/Executable.h"
@@ -49,7 +53,7 @@ static llvm::cl::OptionCategory toolOptions("uop-bench-mlp-step options");
 static llvm::cl::opt<int> steps(llvm::cl::cat(toolOptions), "steps", llvm::cl::desc("timed steps"),
                                 llvm::cl::init(200));
 static llvm::cl::opt<int> warmup(llvm::cl::cat(toolOptions), "warmup",
-                                 llvm::cl::desc("untimed steps first (compiles)"),
+                                 llvm::cl::desc("untimed steps first (compile, capture)"),
                                  llvm::cl::init(5));
 static llvm::cl::opt<std::string> numpyScript(llvm::cl::cat(toolOptions), "numpy",
                                               llvm::cl::desc("the numpy step's script"),
@@ -116,45 +120,27 @@ static int fail(const std::string &what, llvm::Error e) {
   return 1;
 }
 
-int main(int argc, char **argv) {
-  llvm::cl::HideUnrelatedOptions(toolOptions);
-  llvm::cl::ParseCommandLineOptions(argc, argv, "the MLP training step: uop beside numpy\n");
-  if (steps < 1 || warmup < 1) {
-    llvm::errs() << "uop-bench-mlp-step: error: --steps and --warmup must be >= 1\n";
-    return 1;
-  }
-  TensorContext ctx;
+namespace {
+/// One way of running uop's step, timed.
+struct UopRun {
+  double ms = 0, cpuMs = 0, warmMs = 0, loss = 0;
+  /// Per-step medians of the eager way's phases (wall / the main thread's CPU).
+  double buildMs = 0, buildCpuMs = 0, stepMs = 0, stepCpuMs = 0;
+  unsigned compiledInTimedSteps = 0;
+};
+} // namespace
+
+/// Trains `steps` steps after `warmup` on rows of (xs, ys), from parameters
+/// seeded with 0 (`start`, if set, gets them): through a TinyJit when `jit`,
+/// else building the graphs every step. `ctx` is the run's own context.
+static llvm::Expected<UopRun> runUop(TensorContext &ctx, bool jit, const rt::HostBuffer &xs,
+                                     const rt::HostBuffer &ys,
+                                     std::vector<Tensor> *start = nullptr) {
   ctx.manualSeed(0);
   MLP model(ctx);
   nn::AdamW opt(model.parameters(), 1e-3);
-  // A pool of inputs in [0, 1) (as MNIST's pixels) and labels; step s
-  // trains on rows s*B .. s*B+B-1 (mod the pool), as the numpy script does.
-  Generator gen(1);
-  rt::HostBuffer xs(DType::F32, {kPool, kIn}), ys(DType::I32, {kPool});
-  for (int64_t i = 0; i < xs.numel(); ++i)
-    xs.as<float>()[i] = static_cast<float>(gen.nextDouble());
-  for (int64_t i = 0; i < kPool; ++i)
-    ys.as<int32_t>()[i] = static_cast<int32_t>(gen.nextU64() % kOut);
-
-  // The numpy script reads the same start.
-  llvm::SmallString<128> dir;
-  if (!noNumpy) {
-    if (auto ec = llvm::sys::fs::createUniqueDirectory("uop-bench-mlp", dir)) {
-      llvm::errs() << "uop-bench-mlp-step: error: a temporary directory: " << ec.message() << "\n";
-      return 1;
-    }
-    const char *names[] = {"w1", "b1", "w2", "b2"};
-    for (auto [i, p] : llvm::enumerate(opt.params()))
-      if (auto e = p.save((dir + "/" + names[i] + ".npy").str()))
-        return fail("saving the parameters", std::move(e));
-    auto r1 = rt::writeNpy((dir + "/x.npy").str(), xs),
-         r2 = rt::writeNpy((dir + "/y.npy").str(), ys);
-    if (!r1.ok() || !r2.ok()) {
-      llvm::errs() << "uop-bench-mlp-step: error: writing the data\n";
-      return 1;
-    }
-  }
-
+  if (start)
+    *start = opt.params();
   auto batch = [&](int s) {
     rt::HostBuffer x(DType::F32, {kBatch, kIn}), y(DType::I32, {kBatch});
     for (int64_t r = 0; r < kBatch; ++r) {
@@ -165,47 +151,126 @@ int main(int argc, char **argv) {
     return std::make_pair(Tensor::fromBuffer(std::make_shared<rt::HostBuffer>(std::move(x)), ctx),
                           Tensor::fromBuffer(std::make_shared<rt::HostBuffer>(std::move(y)), ctx));
   };
-  std::vector<double> buildMs, stepMs, totalMs, cpuStepMs, buildCpuMs, stepCpuMs;
+  // The step as a function of its batch: what the TinyJit captures.
+  std::vector<double> buildMs, buildCpuMs;
+  auto train = [&](llvm::ArrayRef<Tensor> in) -> llvm::Expected<std::vector<Tensor>> {
+    auto t0 = Clock::now();
+    double m0 = cpuMs(CLOCK_THREAD_CPUTIME_ID);
+    Tensor loss = model(in[0]).crossEntropy(in[1]);
+    opt.zeroGrad();
+    if (auto e = loss.backward(opt.params()))
+      return std::move(e);
+    buildMs.push_back(msSince(t0));
+    buildCpuMs.push_back(cpuMs(CLOCK_THREAD_CPUTIME_ID) - m0);
+    if (auto e = opt.step({loss}))
+      return std::move(e);
+    return std::vector<Tensor>{loss};
+  };
+  TinyJit jitted(ctx, train);
+  std::vector<double> totalMs, cpuStepMs, threadMs;
   Tensor loss;
   auto step = [&](int s) -> llvm::Error {
     auto t0 = Clock::now();
     double c0 = cpuMs(CLOCK_PROCESS_CPUTIME_ID), m0 = cpuMs(CLOCK_THREAD_CPUTIME_ID);
     auto [x, y] = batch(s);
-    loss = model(x).crossEntropy(y);
-    opt.zeroGrad();
-    if (auto e = loss.backward(opt.params()))
-      return e;
-    auto t1 = Clock::now();
-    double m1 = cpuMs(CLOCK_THREAD_CPUTIME_ID);
-    if (auto e = opt.step({loss}))
-      return e;
+    auto out = jit ? jitted({x, y}) : train({x, y});
+    if (!out)
+      return out.takeError();
+    loss = (*out)[0];
     cpuStepMs.push_back(cpuMs(CLOCK_PROCESS_CPUTIME_ID) - c0);
-    buildCpuMs.push_back(m1 - m0);
-    stepCpuMs.push_back(cpuMs(CLOCK_THREAD_CPUTIME_ID) - m1);
-    buildMs.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    stepMs.push_back(msSince(t1));
+    threadMs.push_back(cpuMs(CLOCK_THREAD_CPUTIME_ID) - m0);
     totalMs.push_back(msSince(t0));
     return llvm::Error::success();
   };
-
+  UopRun r;
   auto tc = Clock::now();
   for (int s = 0; s < warmup; ++s)
     if (auto e = step(s))
-      return fail("step " + std::to_string(s), std::move(e));
-  double warmMs = msSince(tc);
+      return llvm::createStringError("step " + std::to_string(s) + ": " +
+                                     llvm::toString(std::move(e)));
+  r.warmMs = msSince(tc);
   unsigned compiled = ctx.planCache().stats().compiled;
-  for (auto *v : {&buildMs, &stepMs, &totalMs, &cpuStepMs, &buildCpuMs, &stepCpuMs})
+  for (auto *v : {&buildMs, &buildCpuMs, &totalMs, &cpuStepMs, &threadMs})
     v->clear();
   for (int s = warmup; s < warmup + steps; ++s)
     if (auto e = step(s))
-      return fail("step " + std::to_string(s), std::move(e));
-  double uopMs = median(totalMs);
+      return llvm::createStringError("step " + std::to_string(s) + ": " +
+                                     llvm::toString(std::move(e)));
+  r.ms = median(totalMs);
+  r.cpuMs = median(cpuStepMs);
+  if (!jit) {
+    // The phases: building the graphs, then the rest (the updates, the
+    // plan lookup, binding, the run).
+    std::vector<double> rest, restCpu;
+    for (size_t i = 0; i < totalMs.size(); ++i) {
+      rest.push_back(totalMs[i] - buildMs[i]);
+      restCpu.push_back(threadMs[i] - buildCpuMs[i]);
+    }
+    r.buildMs = median(buildMs);
+    r.buildCpuMs = median(buildCpuMs);
+    r.stepMs = median(rest);
+    r.stepCpuMs = median(restCpu);
+  }
   auto lossValue = loss.item();
   if (!lossValue)
-    return fail("the loss", lossValue.takeError());
-  if (ctx.planCache().stats().compiled != compiled)
-    llvm::errs() << "uop-bench-mlp-step: warning: the timed steps compiled "
-                 << ctx.planCache().stats().compiled - compiled << " plan(s)\n";
+    return lossValue.takeError();
+  r.loss = *lossValue;
+  r.compiledInTimedSteps = ctx.planCache().stats().compiled - compiled;
+  return r;
+}
+
+int main(int argc, char **argv) {
+  llvm::cl::HideUnrelatedOptions(toolOptions);
+  llvm::cl::ParseCommandLineOptions(argc, argv, "the MLP training step: uop beside numpy\n");
+  if (steps < 1 || warmup < 2) {
+    llvm::errs() << "uop-bench-mlp-step: error: --steps must be >= 1 and --warmup >= 2 (a "
+                    "TinyJit captures at the second call)\n";
+    return 1;
+  }
+  // A pool of inputs in [0, 1) (as MNIST's pixels) and labels; step s
+  // trains on rows s*B .. s*B+B-1 (mod the pool), as the numpy script does.
+  Generator gen(1);
+  rt::HostBuffer xs(DType::F32, {kPool, kIn}), ys(DType::I32, {kPool});
+  for (int64_t i = 0; i < xs.numel(); ++i)
+    xs.as<float>()[i] = static_cast<float>(gen.nextDouble());
+  for (int64_t i = 0; i < kPool; ++i)
+    ys.as<int32_t>()[i] = static_cast<int32_t>(gen.nextU64() % kOut);
+
+  // uop through a TinyJit (its context stays: --profile reads its plan),
+  // then eager; each from the same start.
+  TensorContext jitCtx, eagerCtx;
+  std::vector<Tensor> start;
+  llvm::SmallString<128> dir;
+  if (!noNumpy) {
+    // The numpy script reads the same start.
+    if (auto ec = llvm::sys::fs::createUniqueDirectory("uop-bench-mlp", dir)) {
+      llvm::errs() << "uop-bench-mlp-step: error: a temporary directory: " << ec.message() << "\n";
+      return 1;
+    }
+    TensorContext initCtx;
+    initCtx.manualSeed(0);
+    MLP init(initCtx);
+    const char *names[] = {"w1", "b1", "w2", "b2"};
+    for (auto [i, p] : llvm::enumerate(init.parameters()))
+      if (auto e = p.save((dir + "/" + names[i] + ".npy").str()))
+        return fail("saving the parameters", std::move(e));
+    auto r1 = rt::writeNpy((dir + "/x.npy").str(), xs),
+         r2 = rt::writeNpy((dir + "/y.npy").str(), ys);
+    if (!r1.ok() || !r2.ok()) {
+      llvm::errs() << "uop-bench-mlp-step: error: writing the data\n";
+      return 1;
+    }
+  }
+  auto jitRun = runUop(jitCtx, /*jit=*/true, xs, ys);
+  if (!jitRun)
+    return fail("uop with a TinyJit", jitRun.takeError());
+  auto eagerRun = runUop(eagerCtx, /*jit=*/false, xs, ys);
+  if (!eagerRun)
+    return fail("uop eager", eagerRun.takeError());
+  for (auto [name, r] : {std::pair{"TinyJit", &*jitRun}, std::pair{"eager", &*eagerRun}})
+    if (r->compiledInTimedSteps)
+      llvm::errs() << "uop-bench-mlp-step: warning: the timed steps (" << name << ") compiled "
+                   << r->compiledInTimedSteps << " plan(s)\n";
 
   double npMs = -1, npCpuMs = -1, npLoss = 0;
   if (!noNumpy) {
@@ -228,24 +293,26 @@ int main(int argc, char **argv) {
 
   llvm::outs() << "MLP training step 784-128-10, batch " << kBatch << ", AdamW; " << steps
                << " steps after " << warmup
-               << " (the first compiles: " << llvm::format("%.0f", warmMs)
-               << " ms for the warm-up)\n";
+               << " (the warm-up compiles: " << llvm::format("%.0f", eagerRun->warmMs)
+               << " ms eager, " << llvm::format("%.0f", jitRun->warmMs)
+               << " ms with the TinyJit)\n";
   llvm::outs() << "host: " << cpuModelName() << " (" << llvm::sys::getHostCPUName() << "), "
                << cpusAvailable() << " CPUs\n\n";
-  auto num = [&](double v, const char *fmt) {
-    return noNumpy ? std::string("-") : llvm::formatv(fmt, v).str();
+  auto ratio = [&](double v) {
+    return noNumpy ? std::string("-") : llvm::formatv("{0:F2}", v / npMs).str();
   };
-  llvm::outs() << "| uop ms/step | numpy ms/step | uop/numpy | uop CPU ms/step | numpy CPU "
-                  "ms/step | uop loss | numpy loss |\n"
-               << "|---|---|---|---|---|---|---|\n";
-  llvm::outs() << llvm::format("| %.3f | ", uopMs) << num(npMs, "{0:F3}") << " | "
-               << num(uopMs / npMs, "{0:F2}") << llvm::format(" | %.3f | ", median(cpuStepMs))
-               << num(npCpuMs, "{0:F3}") << llvm::format(" | %.5f | ", *lossValue)
-               << num(npLoss, "{0:F5}") << " |\n";
+  llvm::outs() << "| step | ms/step | vs numpy | CPU ms/step (all threads) | loss |\n"
+               << "|---|---|---|---|---|\n";
+  for (auto [name, r] : {std::pair{"uop, TinyJit (replayed)", &*jitRun},
+                         std::pair{"uop, eager (graphs built each step)", &*eagerRun}})
+    llvm::outs() << "| " << name << llvm::format(" | %.3f | ", r->ms) << ratio(r->ms)
+                 << llvm::format(" | %.3f | %.5f |\n", r->cpuMs, r->loss);
+  if (!noNumpy)
+    llvm::outs() << llvm::format("| numpy | %.3f | 1.00 | %.3f | %.5f |\n", npMs, npCpuMs, npLoss);
   if (profile) {
-    // The step's program (the last realize), its kernels alone: the same
-    // executable on buffers of its arguments' sizes.
-    rt::Executable *exe = ctx.lastExecutable();
+    // The step's program (the TinyJit's replay runs it), its kernels alone:
+    // the same executable on buffers of its arguments' sizes.
+    rt::Executable *exe = jitCtx.lastExecutable();
     const rt::HostPlan &plan = exe->plan();
     std::vector<rt::HostBuffer> args;
     std::vector<void *> ptrs;
@@ -260,14 +327,13 @@ int main(int argc, char **argv) {
       return 1;
     }
     double kernelMs = (*times)[times->size() / 2] * 1e3;
-    llvm::outs() << "\nuop, medians per step (wall / the main thread's CPU): "
-                 << llvm::format("%.3f / %.3f", median(buildMs), median(buildCpuMs))
+    llvm::outs() << "\nthe step's kernels alone take " << llvm::format("%.3f", kernelMs) << " ms ("
+                 << llvm::format("%.1f", plan.flops() / (kernelMs * 1e-3) / 1e9)
+                 << " GFLOP/s); eager, medians per step (wall / the main thread's CPU): "
+                 << llvm::format("%.3f / %.3f", eagerRun->buildMs, eagerRun->buildCpuMs)
                  << " ms building the forward and backward graphs, "
-                 << llvm::format("%.3f / %.3f", median(stepMs), median(stepCpuMs))
-                 << " ms in AdamW::step (the update graphs, the plan lookup, binding, the run); "
-                    "the step's kernels alone take "
-                 << llvm::format("%.3f", kernelMs) << " ms ("
-                 << llvm::format("%.1f", plan.flops() / (kernelMs * 1e-3) / 1e9) << " GFLOP/s)\n";
+                 << llvm::format("%.3f / %.3f", eagerRun->stepMs, eagerRun->stepCpuMs)
+                 << " ms in AdamW::step (the update graphs, the plan lookup, binding, the run)\n";
     llvm::outs() << "the step's program: " << plan.kernels.size() << " kernels, "
                  << plan.numLaunches << " launches, " << llvm::format("%.1f", plan.flops() / 1e6)
                  << " MFLOP; the largest:\n";
@@ -278,9 +344,10 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < std::min<size_t>(4, ks.size()); ++i)
       llvm::outs() << "  " << ks[i]->name << ": " << llvm::format("%.1f", ks[i]->flops / 1e6)
                    << " MFLOP, " << ks[i]->opts << "\n";
-    llvm::outs() << "graph ops: " << ctx.graphSize()
-                 << ", plans compiled: " << ctx.planCache().stats().compiled << ", realizations "
-                 << ctx.realizations() << " (found by structure: " << ctx.planHits() << ")\n";
+    llvm::outs() << "eager: graph ops " << eagerCtx.graphSize() << ", plans compiled "
+                 << eagerCtx.planCache().stats().compiled << ", realizations "
+                 << eagerCtx.realizations() << " (found by structure: " << eagerCtx.planHits()
+                 << ")\n";
   }
   return 0;
 }

@@ -253,6 +253,29 @@ AdamW::AdamW(std::vector<Tensor> params, double lr, double b1, double b2, double
     m.push_back(p.ok() ? realized(Tensor::zeros(p.shape(), p.dtype(), *p.context())) : p);
     v.push_back(p.ok() ? realized(Tensor::zeros(p.shape(), p.dtype(), *p.context())) : p);
   }
+  if (!ps.empty() && ps[0].ok())
+    t = realized(Tensor::zeros({1}, DType::F32, *ps[0].context()));
+}
+
+int64_t AdamW::steps() const {
+  auto n = t.ok() ? t.item() : llvm::Expected<double>(0.0);
+  if (!n) {
+    llvm::consumeError(n.takeError());
+    return 0;
+  }
+  return static_cast<int64_t>(*n);
+}
+
+/// 1 - b^t for the step count `t` (a tensor): -expm1(t ln b), by its series
+/// (to y^8/8!) where |t ln b| < 0.5, by 1 - exp(t ln b) otherwise. In f32,
+/// 1 - exp(t ln b) alone would lose the digits of 1 - 0.999^t; this stays
+/// within a few ulps of the seed's value, computed in double on the host.
+static Tensor oneMinusPow(const Tensor &t, double b) {
+  Tensor y = t * std::log(b);
+  Tensor acc = 1 + y * (1.0 / 8);
+  for (int k = 7; k >= 2; --k)
+    acc = 1 + y * (1.0 / k) * acc;
+  return (y.abs() < 0.5).where(-(y * acc), 1 - y.exp());
 }
 
 llvm::Error AdamW::step(llvm::ArrayRef<Tensor> extra) {
@@ -264,15 +287,17 @@ llvm::Error AdamW::step(llvm::ArrayRef<Tensor> extra) {
   std::vector<Tensor> updated(ps.begin(), ps.end());
   updated.insert(updated.end(), m.begin(), m.end());
   updated.insert(updated.end(), v.begin(), v.end());
+  updated.push_back(t);
   std::vector<Tensor> before = snapshot(updated);
-  int64_t step = t + 1;
-  // The bias corrections as data, not constants: one structure for every
-  // step (constants would make each step's program text differ).
-  TensorContext &ctx = *ps[0].context();
-  Tensor c1 = Tensor::fromVector(
-      {static_cast<float>(lr / (1 - std::pow(b1, static_cast<double>(step))))}, ctx);
-  Tensor c2 = Tensor::fromVector(
-      {static_cast<float>(1 / (1 - std::pow(b2, static_cast<double>(step))))}, ctx);
+  // The step count and the bias corrections are computed in the program
+  // (the seed passes host floats as data): one structure for every step,
+  // and a TinyJit's replay, which runs no host code, counts too. Each is
+  // staged (contiguous) so the updates read one value, not recompute it per
+  // element.
+  if (auto e = t.assign(t + 1))
+    return restore(updated, before), std::move(e);
+  Tensor c1 = (lr / oneMinusPow(t, b1)).contiguous();
+  Tensor c2 = (1 / oneMinusPow(t, b2)).contiguous();
   for (auto [i, p] : llvm::enumerate(ps)) {
     const Tensor &g = (*gs)[i];
     if (auto e = m[i].assign(m[i] * b1 + g * (1 - b1)))
@@ -284,10 +309,7 @@ llvm::Error AdamW::step(llvm::ArrayRef<Tensor> extra) {
     if (auto e = p.assign(p.detach() * (1 - lr * wd) - upd))
       return restore(updated, before), std::move(e);
   }
-  if (auto e = commit(updated, extra, before))
-    return e;
-  t = step;
-  return llvm::Error::success();
+  return commit(updated, extra, before);
 }
 
 } // namespace uop::nn

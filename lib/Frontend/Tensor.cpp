@@ -35,6 +35,7 @@ namespace muop = mlir::uop;
 
 namespace uop {
 using namespace mlir;
+using detail::dataTensor;
 using detail::TensorHolder;
 using detail::TensorNode;
 
@@ -108,8 +109,10 @@ static Tensor err(const std::string &message) { return Tensor::makeError(message
 detail::TensorNode::~TensorNode() {
   if (!ctx)
     return;
-  if (bufferId >= 0)
+  if (bufferId >= 0) {
     ctx->impl().buffers.erase(bufferId);
+    ctx->impl().constantBuffers.erase(bufferId);
+  }
   if (value)
     ctx->impl().release(value);
 }
@@ -388,8 +391,8 @@ size_t TensorContext::liveBuffers() const {
 
 /// A node owning `data`: `uop.buffer ID : tensor<N x T>` (+ a reshape to
 /// `shape`).
-static Tensor dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> data,
-                         const Shape &shape) {
+Tensor detail::dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> data,
+                          const Shape &shape) {
   auto &c = ctx.impl();
   if (prod(shape) != data->numel())
     return err("data of " + data->describe() + " does not fit shape " + shapeStr(shape));
@@ -501,7 +504,11 @@ Tensor Tensor::arange(int64_t n, TensorContext &ctx) {
     return err("arange: n must be positive, got " + std::to_string(n));
   std::vector<int32_t> v(n);
   std::iota(v.begin(), v.end(), 0);
-  return fromInts(v, {n}, ctx);
+  Tensor t = fromInts(v, {n}, ctx);
+  // Data that depends on n alone: a TinyJit may replay it as captured.
+  if (t.ok())
+    ctx.impl().constantBuffers.insert(detail::bufferIdOf(t));
+  return t;
 }
 
 static Tensor randomTensor(const Shape &shape, TensorContext &ctx, const char *what,
@@ -817,11 +824,83 @@ llvm::Expected<rt::Executable *> TensorContext::compile(ArrayRef<Tensor> roots) 
   return *exe;
 }
 
+/// Binds `exe`'s arguments (program slot s reads `input(s)`; outputs come
+/// from the pool and become the values' data as they are, no copy), runs
+/// it, and returns one data tensor per plan value, shaped `shapes`.
+llvm::Expected<std::vector<Tensor>> detail::runPlan(TensorContext &ctx, rt::Executable *exe,
+                                                    const SlotData &input,
+                                                    ArrayRef<Shape> shapes) {
+  auto &c = ctx.impl();
+  const rt::HostPlan &plan = exe->plan();
+  if (plan.values.size() != shapes.size())
+    return llvm::createStringError("internal error: " + std::to_string(plan.values.size()) +
+                                   " values for " + std::to_string(shapes.size()) + " roots");
+  std::vector<void *> ptrs;
+  std::vector<std::shared_ptr<rt::HostBuffer>> argData(plan.args.size());
+  for (auto [i, a] : llvm::enumerate(plan.args)) {
+    if (a.kind == rt::PlanArg::Temp)
+      continue;
+    std::shared_ptr<rt::HostBuffer> data;
+    if (a.kind == rt::PlanArg::Input) {
+      auto got = input(a.slot);
+      if (!got)
+        return got.takeError();
+      data = std::move(*got);
+      if (data->dtype() != a.dtype || data->numel() != a.numel)
+        return llvm::createStringError("internal error: slot " + std::to_string(a.slot) + " is " +
+                                       data->describe());
+    } else {
+      auto b = poolBuffer(c, a.dtype, a.numel);
+      if (!b.ok())
+        return llvm::createStringError("cannot allocate an output: " + b.error());
+      data = b.take();
+    }
+    ptrs.push_back(data->data());
+    argData[i] = std::move(data);
+  }
+  auto ran = exe->runRaw(ptrs);
+  if (!ran.ok())
+    return llvm::createStringError(ran.error());
+  std::vector<Tensor> results;
+  for (auto [i, shape] : llvm::enumerate(shapes)) {
+    const rt::PlanValue &pv = plan.values[i];
+    std::shared_ptr<rt::HostBuffer> data =
+        pv.arg < argData.size() ? argData[pv.arg] : std::shared_ptr<rt::HostBuffer>();
+    if (!data)
+      return llvm::createStringError("internal error: value " + std::to_string(i) +
+                                     " is in no buffer");
+    if (prod(shape) != data->numel()) { // a value in a part of its buffer
+      auto part = rt::HostBuffer::create(data->dtype(), {prod(shape)});
+      if (!part.ok())
+        return llvm::createStringError(part.error());
+      std::memcpy(part->data(), data->data(), part->bytes());
+      data = std::make_shared<rt::HostBuffer>(part.take());
+    }
+    Tensor t = dataTensor(ctx, std::move(data), shape);
+    if (!t.ok())
+      return t.takeError();
+    results.push_back(t);
+  }
+  return results;
+}
+
+int64_t detail::bufferIdOf(const Tensor &t) {
+  auto buf = t.ok() ? wholeBuffer(t.value()) : std::nullopt;
+  return buf ? static_cast<int64_t>(buf->getSlot()) : -1;
+}
+
+std::shared_ptr<rt::HostBuffer> detail::bufferData(TensorContext &ctx, int64_t id) {
+  auto &c = ctx.impl();
+  auto it = c.buffers.find(id);
+  return it == c.buffers.end() ? nullptr : it->second.lock();
+}
+
 llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   auto pending = pendingRoots(tensors, /*all=*/false);
   if (!pending)
     return pending.takeError();
-  auto [ctx, roots] = *pending;
+  TensorContext *ctx = pending->first;
+  SmallVector<Value> &roots = pending->second;
   if (roots.empty())
     return llvm::Error::success();
   auto &c = ctx->impl();
@@ -856,80 +935,50 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   }
   c.last = exe;
   auto t1 = Clock::now();
-  // Bind the buffers: inputs are the graph's data, outputs come from the
-  // pool and become the results' data as they are (no copy).
-  const rt::HostPlan &plan = exe->plan();
-  std::vector<void *> ptrs;
-  std::vector<std::shared_ptr<rt::HostBuffer>> argData(plan.args.size());
-  for (auto [i, a] : llvm::enumerate(plan.args)) {
-    if (a.kind == rt::PlanArg::Temp)
-      continue;
-    std::shared_ptr<rt::HostBuffer> data;
-    if (a.kind == rt::PlanArg::Input) {
-      if (a.slot < 0 || a.slot >= static_cast<int64_t>(sl.inputs.size()))
-        return llvm::createStringError("realize: internal error: the plan reads slot " +
-                                       std::to_string(a.slot));
-      int64_t id = sl.inputs[a.slot];
-      auto it = c.buffers.find(id);
-      data = it == c.buffers.end() ? nullptr : it->second.lock();
-      if (!data)
-        return llvm::createStringError("realize: internal error: the data of buffer " +
-                                       std::to_string(id) + " is gone");
-      if (data->dtype() != a.dtype || data->numel() != a.numel)
-        return llvm::createStringError("realize: internal error: slot " + std::to_string(a.slot) +
-                                       " is " + data->describe());
-    } else {
-      auto b = poolBuffer(c, a.dtype, a.numel);
-      if (!b.ok())
-        return llvm::createStringError("realize: cannot allocate an output: " + b.error());
-      data = b.take();
-    }
-    ptrs.push_back(data->data());
-    argData[i] = std::move(data);
+  // Inputs are the graph's data.
+  auto input = [&](int64_t slot) -> llvm::Expected<std::shared_ptr<rt::HostBuffer>> {
+    if (slot < 0 || slot >= static_cast<int64_t>(sl.inputs.size()))
+      return llvm::createStringError("internal error: the plan reads slot " +
+                                     std::to_string(slot));
+    if (auto data = detail::bufferData(*ctx, sl.inputs[slot]))
+      return data;
+    return llvm::createStringError("internal error: the data of buffer " +
+                                   std::to_string(sl.inputs[slot]) + " is gone");
+  };
+  std::vector<Shape> shapes;
+  for (Value r : roots) {
+    shapes.push_back(shapeOfValue(r));
+    if (prod(shapes.back()) == 0)
+      return llvm::createStringError("empty tensors are not supported (shape " +
+                                     shapeStr(shapes.back()) + ")");
   }
-  auto t2 = Clock::now();
-  auto ran = exe->runRaw(ptrs);
-  if (!ran.ok())
-    return llvm::createStringError("realize: " + ran.error());
+  auto results = detail::runPlan(*ctx, exe, input, shapes);
+  if (!results)
+    return llvm::createStringError("realize: " + llvm::toString(results.takeError()));
   if (c.debug >= 1) {
+    const rt::HostPlan &plan = exe->plan();
     auto ms = [](Clock::time_point a, Clock::time_point b) {
       return std::chrono::duration<double, std::milli>(b - a).count();
     };
     llvm::errs() << llvm::format("realize: %zu ops, %zu kernels (%u launches), plan %.3f ms%s, "
-                                 "bind %.3f ms, run %.3f ms\n",
+                                 "bind and run %.3f ms\n",
                                  sl.order.size(), plan.kernels.size(), plan.numLaunches, ms(t0, t1),
-                                 compiledHere ? " (new)" : "", ms(t1, t2), ms(t2, Clock::now()));
+                                 compiledHere ? " (new)" : "", ms(t1, Clock::now()));
     if (c.debug >= 2 && compiledHere)
       for (const rt::PlanKernel &k : plan.kernels)
         llvm::errs() << "  kernel " << k.name << ": " << k.launches << " launch(es), " << k.flops
                      << " flop, " << k.bytes << " bytes" << (k.opts.empty() ? "" : ", ") << k.opts
                      << "\n";
   }
-  if (plan.values.size() != roots.size())
-    return llvm::createStringError(
-        "realize: internal error: " + std::to_string(plan.values.size()) + " values for " +
-        std::to_string(roots.size()) + " roots");
   // One data tensor per root; every tensor standing for a root is rebound.
-  std::vector<Tensor> results;
-  for (auto [i, r] : llvm::enumerate(roots)) {
-    const rt::PlanValue &pv = plan.values[i];
-    Shape shape = shapeOfValue(r);
-    std::shared_ptr<rt::HostBuffer> data =
-        pv.arg < argData.size() ? argData[pv.arg] : std::shared_ptr<rt::HostBuffer>();
-    if (!data)
-      return llvm::createStringError("realize: internal error: value " + std::to_string(i) +
-                                     " is in no buffer");
-    if (prod(shape) != data->numel()) { // a value in a part of its buffer
-      auto part = rt::HostBuffer::create(data->dtype(), {prod(shape)});
-      if (!part.ok())
-        return llvm::createStringError("realize: " + part.error());
-      std::memcpy(part->data(), data->data(), part->bytes());
-      data = std::make_shared<rt::HostBuffer>(part.take());
-    }
-    Tensor t = dataTensor(*ctx, std::move(data), shape);
-    if (!t.ok())
-      return t.takeError();
-    results.push_back(t);
+  detail::RealizeRecord *record = nullptr;
+  if (c.recording) {
+    record = &c.recording->emplace_back();
+    record->exe = exe;
+    record->slotIds = sl.inputs;
+    record->shapes = shapes;
+    for (const Tensor &t : *results)
+      record->valueIds.push_back(detail::bufferIdOf(t));
   }
   for (const Tensor &t : tensors) {
     if (t.isRealized())
@@ -937,7 +986,9 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
     size_t i = llvm::find(roots, t.value()) - roots.begin();
     auto &h = t.holder();
     h->graph = h->node; // keep the graph: loss.item() before backward
-    h->node = results[i].holder()->node;
+    h->node = (*results)[i].holder()->node;
+    if (record)
+      record->rebound.emplace_back(h, i);
   }
   return llvm::Error::success();
 }

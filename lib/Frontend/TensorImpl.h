@@ -23,7 +23,10 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
 
 #include <map>
 #include <unordered_map>
@@ -53,6 +56,37 @@ struct TensorHolder {
   /// The seed's `grad` (set by backward).
   std::optional<Tensor> grad;
 };
+
+/// What one realize ran, for a TinyJit capturing it (Jit.cpp): enough to
+/// run the same plan again on the buffers that take these ones' places.
+struct RealizeRecord {
+  rt::Executable *exe = nullptr;
+  /// Program slot -> the global id of the buffer it read.
+  std::vector<int64_t> slotIds;
+  /// Per plan value (root): its shape, and the id of the buffer it went to.
+  std::vector<Shape> shapes;
+  std::vector<int64_t> valueIds;
+  /// The holders the realize rebound, with the value each now stands for.
+  std::vector<std::pair<std::shared_ptr<TensorHolder>, size_t>> rebound;
+};
+
+/// A node owning `data` (a `uop.buffer` with a fresh id, reshaped to `shape`).
+Tensor dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> data, const Shape &shape);
+
+/// The data program slot `slot` reads, or why there is none.
+using SlotData =
+    llvm::function_ref<llvm::Expected<std::shared_ptr<rt::HostBuffer>>(int64_t slot)>;
+
+/// Binds `exe`'s arguments (program slot s reads `input(s)`; outputs come
+/// from the context's buffer pool), runs it, and returns one data tensor per
+/// plan value, shaped `shapes`. Shared by realize and a TinyJit's replay.
+llvm::Expected<std::vector<Tensor>> runPlan(TensorContext &ctx, rt::Executable *exe,
+                                            const SlotData &input, llvm::ArrayRef<Shape> shapes);
+
+/// The global id of the buffer `t` is the whole of (-1 if not realized).
+int64_t bufferIdOf(const Tensor &t);
+/// The data of buffer `id`, if it is alive.
+std::shared_ptr<rt::HostBuffer> bufferData(TensorContext &ctx, int64_t id);
 
 } // namespace detail
 
@@ -99,6 +133,9 @@ struct TensorContext::Impl {
   /// Global buffer id -> data (alive while a node owns it).
   llvm::DenseMap<int64_t, std::weak_ptr<rt::HostBuffer>> buffers;
   int64_t nextBufferId = 0;
+  /// Buffers whose data depends on nothing but how they were made (arange's):
+  /// a TinyJit's capture reads them as they are, even when the call made them.
+  llvm::DenseSet<int64_t> constantBuffers;
   size_t realizations = 0;
   /// The frontend's plans by structure (Slice::key in Tensor.cpp): a
   /// realize that finds its structure here skips building, printing and
@@ -106,6 +143,9 @@ struct TensorContext::Impl {
   std::unordered_map<std::string, rt::Executable *> plans;
   size_t planHits = 0;
   rt::Executable *last = nullptr;
+  /// Set while a TinyJit watches or captures a call: each realize appends
+  /// what it ran.
+  std::vector<detail::RealizeRecord> *recording = nullptr;
   /// $UOP_DEBUG (the seed's DEBUG): 1 prints a line per realize (ops,
   /// kernels, the plan lookup, binding and run times) to stderr, 2 also the
   /// kernels of each new plan.

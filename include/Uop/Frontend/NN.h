@@ -176,16 +176,20 @@ public:
 
 /// Adam with decoupled weight decay: m = b1 m + (1-b1) g, v = b2 v +
 /// (1-b2) g^2, p = p (1 - lr wd) - m c1 / (sqrt(v c2) + eps), with the bias
-/// corrections c1 = lr / (1 - b1^t) and c2 = 1 / (1 - b2^t) as data.
+/// corrections c1 = lr / (1 - b1^t) and c2 = 1 / (1 - b2^t) computed in the
+/// step's program from the step count t, a tensor (so a TinyJit replays it).
 class AdamW : public Optimizer {
 public:
   explicit AdamW(std::vector<Tensor> params, double lr = 1e-3, double b1 = 0.9, double b2 = 0.999,
                  double eps = 1e-8, double wd = 0.0);
   llvm::Error step(llvm::ArrayRef<Tensor> extra = {}) override;
 
+  /// Steps taken (reads t).
+  int64_t steps() const;
+
   double lr, b1, b2, eps, wd;
-  /// Steps taken.
-  int64_t t = 0;
+  /// Steps taken, as a (1,) f32 tensor updated by each step's program.
+  Tensor t;
   std::vector<Tensor> m, v;
 };
 
