@@ -60,6 +60,8 @@ static llvm::cl::opt<std::string> numpyScript(llvm::cl::cat(toolOptions), "numpy
                                               llvm::cl::init(UOP_BENCH_DIR "/mlp_step_numpy.py"));
 static llvm::cl::opt<bool> noNumpy(llvm::cl::cat(toolOptions), "no-numpy",
                                    llvm::cl::desc("run only uop"));
+static llvm::cl::opt<bool> noEager(llvm::cl::cat(toolOptions), "no-eager",
+                                   llvm::cl::desc("run uop only through the TinyJit"));
 static llvm::cl::opt<bool> profile(llvm::cl::cat(toolOptions), "profile",
                                    llvm::cl::desc("split uop's step into its phases"));
 
@@ -126,6 +128,8 @@ struct UopRun {
   double ms = 0, cpuMs = 0, warmMs = 0, loss = 0;
   /// Per-step medians of the eager way's phases (wall / the main thread's CPU).
   double buildMs = 0, buildCpuMs = 0, stepMs = 0, stepCpuMs = 0;
+  /// Per-step median of making the batch's tensors (the data loader's part).
+  double batchMs = 0;
   unsigned compiledInTimedSteps = 0;
 };
 } // namespace
@@ -167,12 +171,13 @@ static llvm::Expected<UopRun> runUop(TensorContext &ctx, bool jit, const rt::Hos
     return std::vector<Tensor>{loss};
   };
   TinyJit jitted(ctx, train);
-  std::vector<double> totalMs, cpuStepMs, threadMs;
+  std::vector<double> totalMs, cpuStepMs, threadMs, batchMs;
   Tensor loss;
   auto step = [&](int s) -> llvm::Error {
     auto t0 = Clock::now();
     double c0 = cpuMs(CLOCK_PROCESS_CPUTIME_ID), m0 = cpuMs(CLOCK_THREAD_CPUTIME_ID);
     auto [x, y] = batch(s);
+    batchMs.push_back(msSince(t0));
     auto out = jit ? jitted({x, y}) : train({x, y});
     if (!out)
       return out.takeError();
@@ -190,7 +195,7 @@ static llvm::Expected<UopRun> runUop(TensorContext &ctx, bool jit, const rt::Hos
                                      llvm::toString(std::move(e)));
   r.warmMs = msSince(tc);
   unsigned compiled = ctx.planCache().stats().compiled;
-  for (auto *v : {&buildMs, &buildCpuMs, &totalMs, &cpuStepMs, &threadMs})
+  for (auto *v : {&buildMs, &buildCpuMs, &totalMs, &cpuStepMs, &threadMs, &batchMs})
     v->clear();
   for (int s = warmup; s < warmup + steps; ++s)
     if (auto e = step(s))
@@ -198,6 +203,7 @@ static llvm::Expected<UopRun> runUop(TensorContext &ctx, bool jit, const rt::Hos
                                      llvm::toString(std::move(e)));
   r.ms = median(totalMs);
   r.cpuMs = median(cpuStepMs);
+  r.batchMs = median(batchMs);
   if (!jit) {
     // The phases: building the graphs, then the rest (the updates, the
     // plan lookup, binding, the run).
@@ -264,7 +270,7 @@ int main(int argc, char **argv) {
   auto jitRun = runUop(jitCtx, /*jit=*/true, xs, ys);
   if (!jitRun)
     return fail("uop with a TinyJit", jitRun.takeError());
-  auto eagerRun = runUop(eagerCtx, /*jit=*/false, xs, ys);
+  auto eagerRun = noEager ? llvm::Expected<UopRun>(UopRun()) : runUop(eagerCtx, false, xs, ys);
   if (!eagerRun)
     return fail("uop eager", eagerRun.takeError());
   for (auto [name, r] : {std::pair{"TinyJit", &*jitRun}, std::pair{"eager", &*eagerRun}})
@@ -305,8 +311,9 @@ int main(int argc, char **argv) {
                << "|---|---|---|---|---|\n";
   for (auto [name, r] : {std::pair{"uop, TinyJit (replayed)", &*jitRun},
                          std::pair{"uop, eager (graphs built each step)", &*eagerRun}})
-    llvm::outs() << "| " << name << llvm::format(" | %.3f | ", r->ms) << ratio(r->ms)
-                 << llvm::format(" | %.3f | %.5f |\n", r->cpuMs, r->loss);
+    if (r->ms > 0)
+      llvm::outs() << "| " << name << llvm::format(" | %.3f | ", r->ms) << ratio(r->ms)
+                   << llvm::format(" | %.3f | %.5f |\n", r->cpuMs, r->loss);
   if (!noNumpy)
     llvm::outs() << llvm::format("| numpy | %.3f | 1.00 | %.3f | %.5f |\n", npMs, npCpuMs, npLoss);
   if (profile) {
@@ -329,7 +336,8 @@ int main(int argc, char **argv) {
     double kernelMs = (*times)[times->size() / 2] * 1e3;
     llvm::outs() << "\nthe step's kernels alone take " << llvm::format("%.3f", kernelMs) << " ms ("
                  << llvm::format("%.1f", plan.flops() / (kernelMs * 1e-3) / 1e9)
-                 << " GFLOP/s); eager, medians per step (wall / the main thread's CPU): "
+                 << " GFLOP/s), making each step's batch " << llvm::format("%.3f", jitRun->batchMs)
+                 << " ms; eager, medians per step (wall / the main thread's CPU): "
                  << llvm::format("%.3f / %.3f", eagerRun->buildMs, eagerRun->buildCpuMs)
                  << " ms building the forward and backward graphs, "
                  << llvm::format("%.3f / %.3f", eagerRun->stepMs, eagerRun->stepCpuMs)

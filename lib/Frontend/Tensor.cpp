@@ -930,6 +930,8 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
     }
     exe = *got;
     compiledHere = true;
+    if (c.debug >= 3)
+      prog.module->print(llvm::errs() << "realize: the new program:\n");
     if (!sl.key.empty())
       c.plans[sl.key] = exe;
   }

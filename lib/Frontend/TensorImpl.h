@@ -148,7 +148,7 @@ struct TensorContext::Impl {
   std::vector<detail::RealizeRecord> *recording = nullptr;
   /// $UOP_DEBUG (the seed's DEBUG): 1 prints a line per realize (ops,
   /// kernels, the plan lookup, binding and run times) to stderr, 2 also the
-  /// kernels of each new plan.
+  /// kernels of each new plan, 3 also each new program.
   int debug = 0;
   struct BufferPool;
   std::shared_ptr<BufferPool> pool;

@@ -9,17 +9,18 @@
 // registers for the operands; otherwise (one output axis, no lanes that
 // divide the last one) the seed's own choice. A gemm-shaped kernel (each
 // output element its own reduction) has its columns tiled by the lanes
-// (one panel of uop-layout's packed B per block) and, from 1024 rows, its
-// rows by 256; a row reduction broadcast back over the row is not tiled.
+// (one panel of uop-layout's packed B per block) and its rows in blocks: the
+// largest power of two from 16 to 256 that divides them at least twice; a
+// row reduction broadcast back over the row is not tiled.
 // BAD: uop-hand-opt: vector-bits must be 0, -1, 128, 256 or 512, got 100
 
 // A 64^3 gemm.
 // AVX2-LABEL: func.func private @r_64_64
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, tile = {1: 16}, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, tile = {0: 32, 1: 16}, vector = 16>
 // AVX512-LABEL: func.func private @r_64_64
-// AVX512-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, tile = {1: 32}, vector = 32>
+// AVX512-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, tile = {0: 32, 1: 32}, vector = 32>
 // REGS32-LABEL: func.func private @r_64_64
-// REGS32-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, tile = {1: 16}, vector = 16>
+// REGS32-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, tile = {0: 32, 1: 16}, vector = 16>
 func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<4096xf32>
   %b = uop.buffer 1 : tensor<4096xf32>
@@ -32,6 +33,26 @@ func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel} {
   %m = uop.mul %ae, %be : tensor<64x64x64xf32>
   %c = uop.reduce %m <add> pop 1 : tensor<64x64x64xf32>
   return %c : tensor<64x64xf32>
+}
+
+// -----
+
+// 784 rows (16 x 49) of one panel's width: row blocks of 16, the largest
+// power of two that divides them; no column tile (one block).
+// AVX2-LABEL: func.func private @r_784_16
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, tile = {0: 16}, vector = 16>
+func.func private @r_784_16() -> tensor<784x16xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<6272xf32>
+  %b = uop.buffer 1 : tensor<128xf32>
+  %a2 = uop.reshape %a, [784, 1, 8] : tensor<6272xf32>
+  %ae = uop.expand %a2, [784, 16, 8] : tensor<784x1x8xf32>
+  %b2 = uop.reshape %b, [8, 16] : tensor<128xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<8x16xf32>
+  %b3 = uop.reshape %bt, [1, 16, 8] : tensor<16x8xf32>
+  %be = uop.expand %b3, [784, 16, 8] : tensor<1x16x8xf32>
+  %m = uop.mul %ae, %be : tensor<784x16x8xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<784x16x8xf32>
+  return %c : tensor<784x16xf32>
 }
 
 // -----
