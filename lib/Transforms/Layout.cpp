@@ -133,11 +133,15 @@ bool isPanelOperand(Value c, ReduceOp r, int64_t panel) {
          cs[rank - 1] == src[rank - 1] && src[rank - 1] != 1;
 }
 
-/// Whether `c` already reads `base` as panels `panel` wide: columns 1
-/// apart, K steps `panel` apart (packed before, or stored so).
-bool readsPanels(Value c, Value base, int64_t panel) {
+/// Whether `c` already reads `base` as panels `panel` wide, or close
+/// enough: columns 1 apart, and K steps `panel` apart (packed before, or
+/// stored so) or a multiple of `panel` up to `unpacked` (see the pass's
+/// unpacked-rows).
+bool readsPanels(Value c, Value base, int64_t panel, int64_t unpacked) {
   int64_t rank = getShape(c.getType()).size();
-  return axisStride(c, base, rank - 2) == 1 && axisStride(c, base, rank - 1) == panel;
+  int64_t k = axisStride(c, base, rank - 1);
+  return axisStride(c, base, rank - 2) == 1 &&
+         (k == panel || (k > 0 && k % panel == 0 && k <= unpacked));
 }
 
 /// Stage `c` (..., J, K) as panels: split J into (J/W, W), move W last,
@@ -197,10 +201,15 @@ struct UopLayoutPass : uop::impl::UopLayoutPassBase<UopLayoutPass> {
           << static_cast<int64_t>(panel);
       return signalPassFailure();
     }
+    if (unpackedRows < 0) {
+      emitError(getOperation().getLoc(), "uop-layout: unpacked-rows must be >= 0, got ")
+          << static_cast<int64_t>(unpackedRows);
+      return signalPassFailure();
+    }
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (func.isDeclaration() || isHost(func) || !llvm::hasSingleElement(func.getBody()))
         continue;
-      FailureOr<unsigned> staged = layoutProgram(func, panel);
+      FailureOr<unsigned> staged = layoutProgram(func, panel, unpackedRows);
       if (failed(staged))
         return signalPassFailure();
       numStaged += *staged;
@@ -210,7 +219,8 @@ struct UopLayoutPass : uop::impl::UopLayoutPassBase<UopLayoutPass> {
 
 } // namespace
 
-FailureOr<unsigned> mlir::uop::layoutProgram(func::FuncOp func, int64_t panel) {
+FailureOr<unsigned> mlir::uop::layoutProgram(func::FuncOp func, int64_t panel,
+                                             int64_t unpackedRows) {
   auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (!ret || llvm::any_of(ret.getOperandTypes(), llvm::IsaPred<VoidType>))
     return 0u; // not a shaped program (a kernel graph has no views left to move)
@@ -261,7 +271,7 @@ FailureOr<unsigned> mlir::uop::layoutProgram(func::FuncOp func, int64_t panel) {
           panels.contains(c))
         continue;
       if (isPanelOperand(c, r, panel)) {
-        if (!readsPanels(c, base, panel))
+        if (!readsPanels(c, base, panel, unpackedRows))
           panels.insert(c);
         continue;
       }

@@ -1,5 +1,7 @@
-// RUN: uop-opt %s --split-input-file --uop-layout=panel=16 | FileCheck %s
-// RUN: uop-opt %s --split-input-file --uop-layout=panel=16 --uop-layout=panel=16 | FileCheck %s --check-prefix=TWICE
+// RUN: uop-opt %s --split-input-file --uop-layout="panel=16 unpacked-rows=0" | FileCheck %s
+// RUN: uop-opt %s --split-input-file --uop-layout="panel=16 unpacked-rows=0" --uop-layout="panel=16 unpacked-rows=0" | FileCheck %s --check-prefix=TWICE
+// RUN: uop-opt %s --split-input-file --uop-layout=panel=16 | FileCheck %s --check-prefix=UNPACKED
+// RUN: not uop-opt %s --split-input-file --uop-layout="panel=16 unpacked-rows=-1" 2>&1 | FileCheck %s --check-prefix=BADU
 // RUN: uop-opt %s --split-input-file --uop-kernelize="layout=true layout-panel=16" | FileCheck %s --check-prefix=KERNELS
 // RUN: not uop-opt %s --split-input-file --uop-layout=panel=-1 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not uop-opt %s --split-input-file --uop-kernelize="layout=true layout-panel=-2" 2>&1 | FileCheck %s --check-prefix=BADK
@@ -8,11 +10,18 @@
 // tile lanes): B of a matmul-shaped reduce is staged as panels of W columns,
 // [J/W][K][W], and viewed back as J x K; A (broadcast along the columns) and
 // operands whose columns are no multiple of W keep the seed's rule.
+// By default (unpacked-rows=256) a B whose columns are contiguous and whose
+// rows are at most 256 elements apart is read as it is: no stage.
 // BAD: uop-layout: panel must be >= 0, got -1
+// BADU: uop-layout: unpacked-rows must be >= 0, got -1
 // BADK: uop-kernelize: layout-panel must be >= 0, got -2
 
 // C = A @ B, B (K x N) read down its columns: B's view (1, 64, 48) is split
-// into 4 panels of 16 columns, each stored K x 16 contiguously.
+// into 4 panels of 16 columns, each stored K x 16 contiguously; by default
+// its rows, 48 apart, are read as they are.
+// UNPACKED-LABEL: func.func @gemm
+// UNPACKED-NOT:     uop.stage
+// UNPACKED:         return
 // CHECK-LABEL: func.func @gemm
 // CHECK:         %[[B3:.*]] = uop.reshape %{{.*}}, [1, 64, 48]
 // CHECK:         %[[R1:.*]] = uop.reshape %[[B3]], [1, 4, 16, 48] : tensor<1x64x48xf32>
@@ -28,12 +37,14 @@
 // TWICE-COUNT-1: uop.stage
 // TWICE-NOT:     uop.stage
 // TWICE:         return
-// The pack kernel writes the panels (64 / 16 = 4 of 48 x 16); the gemm
-// kernel reads them.
-// KERNELS-LABEL: func.func private @e_1_4_48_16
+// Through uop-kernelize (unpacked-rows at its default): B's rows, 64
+// apart, are read as they are, one kernel.
 // KERNELS-LABEL: func.func private @r_32_64
-// KERNELS-LABEL: func.func @gemm
-// KERNELS-COUNT-2: uop.launch
+// KERNELS-LABEL: func.func @gemm()
+// KERNELS-NOT:   uop.launch
+// KERNELS:       uop.launch @r_32_64
+// KERNELS-NOT:   uop.launch
+// KERNELS:       return
 func.func @gemm() -> tensor<32x64xf32> {
   %a = uop.buffer 0 : tensor<1536xf32>
   %b = uop.buffer 1 : tensor<3072xf32>

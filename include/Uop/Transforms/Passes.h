@@ -46,6 +46,10 @@ LogicalResult applySymbolic(Operation *root, int64_t maxIterations = 10,
 /// (getFoldRuleNames).
 SmallVector<std::string> getSymbolicRuleNames(MLIRContext *context);
 
+/// uop-layout's default unpacked-rows: B rows of contiguous columns at most
+/// 256 f32 (1 KiB) apart are read as they are.
+constexpr int64_t kDefaultUnpackedRows = 256;
+
 /// Kernelizes every shaped program in `module` (the seed's make_plan): see
 /// the uop-kernelize pass.
 /// With `layout`, uop-layout runs on each program after detach stripping
@@ -59,9 +63,12 @@ LogicalResult kernelizeModule(ModuleOp module, bool fuseReduce = false, bool lay
 /// ops pushed to the leaves, strided operands broadcast into a reduce staged.
 /// With `panel` = W > 1, the broadcast operand of a matmul-shaped reduce
 /// (B of A @ B) is staged as panels of W columns ([J/W][K][W]) for the
-/// register tile's W lanes instead of being transposed.
+/// register tile's W lanes instead of being transposed, unless its columns
+/// are contiguous and its rows a multiple of W and at most `unpackedRows`
+/// elements apart (see uop-layout's unpacked-rows).
 /// Returns the number of values staged.
-FailureOr<unsigned> layoutProgram(func::FuncOp func, int64_t panel = 0);
+FailureOr<unsigned> layoutProgram(func::FuncOp func, int64_t panel = 0,
+                                  int64_t unpackedRows = kDefaultUnpackedRows);
 
 /// The seed's `_reduce_size`: the largest number of elements one reduction
 /// of `kernel` folds into one (1 when it reduces nothing).
