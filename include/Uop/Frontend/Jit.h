@@ -33,9 +33,10 @@
 // optimizer step, assign + realize), and no data of its own: a tensor it
 // makes from host data (Tensor::fromVector, randn) would be replayed with
 // the second call's values, so capturing such a function is an error that
-// names the tensor (arange's data, which depends on nothing else, is fine). Host work inside the
-// function (item(), printing) runs in calls 1 and 2 only. Gradients (grad()) are not updated by a
-// replay.
+// names the tensor (arange's data, which depends on nothing else, is
+// fine). Host work inside the function (item(), printing) runs in calls 1
+// and 2 only; gradients (grad()) are not updated by a replay. A TinyJit
+// holds tensors of its context: it must not outlive it.
 //
 //===----------------------------------------------------------------------===//
 
