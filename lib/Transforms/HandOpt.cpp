@@ -59,6 +59,30 @@ static bool isMatmulShaped(func::FuncOp kernel, ArrayRef<int64_t> shape) {
       .wasInterrupted();
 }
 
+/// For a kernel that only copies a buffer through a view (uop-layout's panel
+/// pack, a transposing stage), the output axis along which the source's
+/// stride is largest, if it has two or more elements: its iterations read
+/// distinct rows of the source.
+static std::optional<int64_t> copyRowAxis(func::FuncOp kernel) {
+  auto ret = cast<func::ReturnOp>(kernel.getBody().front().getTerminator());
+  Value view = ret.getOperand(0), v = view;
+  while (isa_and_nonnull<ReshapeOp, ExpandOp, PermuteOp, ShrinkOp>(v.getDefiningOp()))
+    v = v.getDefiningOp()->getOperand(0);
+  if (v == view || !v.getDefiningOp<BufferOp>())
+    return std::nullopt;
+  ArrayRef<int64_t> shape = getShape(view.getType());
+  std::optional<int64_t> best;
+  int64_t bestStride = 1;
+  for (int64_t axis = 0; axis < (int64_t)shape.size(); ++axis) {
+    int64_t stride = std::abs(getViewAxisStride(view, v, axis));
+    if (shape[axis] >= 2 && stride > bestStride) {
+      best = axis;
+      bestStride = stride;
+    }
+  }
+  return best;
+}
+
 /// Whether a transcendental of `kernel` (exp2, log2, sin, sqrt) feeds both a
 /// reduction and, not through one, the kernel's value: fused softmax's
 /// exp2, summed and then divided by the sum. uop-linearize computes it once
@@ -303,6 +327,19 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
       } else {
         choice = handOptChoice(shape, getReduceSize(kernel), isMatmulShaped(kernel, shape), unit);
         choice.stash = recomputesTranscendental(kernel);
+        // A threaded copy (uop-layout's pack of B's panels) is threaded over
+        // the axis that walks the source's rows, four rows an iteration:
+        // each thread then reads whole rows instead of a column strip of
+        // every row (2048^3's pack, [1, 128, 2048, 16] from B's 2048
+        // rows: thread = 1 10.3 ms, thread = 2 4.1, with upcast {2: 4}
+        // 3.1). With a vector unit only: the seed's choice without one.
+        if (unit.bits > 0 && choice.thread >= 0 && getReduceSize(kernel) <= 1)
+          if (std::optional<int64_t> axis = copyRowAxis(kernel)) {
+            choice.thread = *axis;
+            choice.upcast.clear();
+            if (shape[*axis] % 4 == 0 && shape[*axis] / 4 >= 2)
+              choice.upcast[*axis] = 4;
+          }
       }
       kernel->setAttr(kOptsAttrName, choice.get(&getContext()));
       ++numChosen;

@@ -29,50 +29,11 @@ namespace mlir::uop {
 using namespace mlir;
 using namespace mlir::uop;
 
-namespace {
-
-/// The same movement op as `m` applied to `src`.
-Value moveLike(OpBuilder &b, Operation *m, Value src) {
-  Location loc = m->getLoc();
-  if (auto r = dyn_cast<ReshapeOp>(m))
-    return ReshapeOp::create(b, loc, src, r.getShapeAttr());
-  if (auto e = dyn_cast<ExpandOp>(m))
-    return ExpandOp::create(b, loc, src, e.getShapeAttr());
-  if (auto p = dyn_cast<PermuteOp>(m))
-    return PermuteOp::create(b, loc, src, p.getPermAttr());
-  auto s = cast<ShrinkOp>(m);
-  return ShrinkOp::create(b, loc, src, s.getBoundsAttr());
-}
-
-/// movement(alu(x, y, ...)) -> alu(movement(x), movement(y), ...): the seed's
-/// `push_views`. Elementwise ops' operands all have the result's shape, so
-/// the same movement applies to each.
-struct PushView : RewritePattern {
-  PushView(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
-  LogicalResult matchAndRewrite(Operation *m, PatternRewriter &rewriter) const override {
-    if (!isMovement(m))
-      return failure();
-    Operation *alu = m->getOperand(0).getDefiningOp();
-    if (!alu || !isALU(alu))
-      return rewriter.notifyMatchFailure(m, "not a movement of an elementwise op");
-    SmallVector<Value> srcs;
-    for (Value s : alu->getOperands())
-      srcs.push_back(moveLike(rewriter, m, s));
-    ArrayRef<int64_t> shape = getShape(m->getResult(0).getType());
-    Type type = getValueType(shape, getDType(alu->getResult(0).getType()));
-    OperationState state(alu->getLoc(), alu->getName(), srcs, {type}, alu->getAttrs());
-    rewriter.replaceOp(m, rewriter.create(state)->getResults());
-    return success();
-  }
-};
-
-int64_t numel(Value v) { return getNumElements(v.getType()); }
-
 /// The distance in memory between view[..., k] and view[..., k+1], where the
 /// movement chain from `view` ends at `base` (exclusive), which is read as a
 /// contiguous row-major buffer: the seed's `_last_axis_stride`, with the
 /// index arithmetic done on the two points instead of symbolically.
-int64_t axisStride(Value view, Value base, int64_t axis) {
+int64_t mlir::uop::getViewAxisStride(Value view, Value base, int64_t axis) {
   ArrayRef<int64_t> vshape = getShape(view.getType());
   if (axis < 0 || axis >= (int64_t)vshape.size() || vshape[axis] == 1)
     return 0;
@@ -115,8 +76,47 @@ int64_t axisStride(Value view, Value base, int64_t axis) {
   return flatAt(1) - flatAt(0);
 }
 
+namespace {
+
+/// The same movement op as `m` applied to `src`.
+Value moveLike(OpBuilder &b, Operation *m, Value src) {
+  Location loc = m->getLoc();
+  if (auto r = dyn_cast<ReshapeOp>(m))
+    return ReshapeOp::create(b, loc, src, r.getShapeAttr());
+  if (auto e = dyn_cast<ExpandOp>(m))
+    return ExpandOp::create(b, loc, src, e.getShapeAttr());
+  if (auto p = dyn_cast<PermuteOp>(m))
+    return PermuteOp::create(b, loc, src, p.getPermAttr());
+  auto s = cast<ShrinkOp>(m);
+  return ShrinkOp::create(b, loc, src, s.getBoundsAttr());
+}
+
+/// movement(alu(x, y, ...)) -> alu(movement(x), movement(y), ...): the seed's
+/// `push_views`. Elementwise ops' operands all have the result's shape, so
+/// the same movement applies to each.
+struct PushView : RewritePattern {
+  PushView(MLIRContext *ctx) : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+  LogicalResult matchAndRewrite(Operation *m, PatternRewriter &rewriter) const override {
+    if (!isMovement(m))
+      return failure();
+    Operation *alu = m->getOperand(0).getDefiningOp();
+    if (!alu || !isALU(alu))
+      return rewriter.notifyMatchFailure(m, "not a movement of an elementwise op");
+    SmallVector<Value> srcs;
+    for (Value s : alu->getOperands())
+      srcs.push_back(moveLike(rewriter, m, s));
+    ArrayRef<int64_t> shape = getShape(m->getResult(0).getType());
+    Type type = getValueType(shape, getDType(alu->getResult(0).getType()));
+    OperationState state(alu->getLoc(), alu->getName(), srcs, {type}, alu->getAttrs());
+    rewriter.replaceOp(m, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+int64_t numel(Value v) { return getNumElements(v.getType()); }
+
 int64_t lastAxisStride(Value view, Value base) {
-  return axisStride(view, base, (int64_t)getShape(view.getType()).size() - 1);
+  return getViewAxisStride(view, base, (int64_t)getShape(view.getType()).size() - 1);
 }
 
 /// Whether `c` (a view of `base` below the broadcasts into reduce `r`) is B
@@ -139,8 +139,8 @@ bool isPanelOperand(Value c, ReduceOp r, int64_t panel) {
 /// unpacked-rows).
 bool readsPanels(Value c, Value base, int64_t panel, int64_t unpacked) {
   int64_t rank = getShape(c.getType()).size();
-  int64_t k = axisStride(c, base, rank - 1);
-  return axisStride(c, base, rank - 2) == 1 &&
+  int64_t k = getViewAxisStride(c, base, rank - 1);
+  return getViewAxisStride(c, base, rank - 2) == 1 &&
          (k == panel || (k > 0 && k % panel == 0 && k <= unpacked));
 }
 

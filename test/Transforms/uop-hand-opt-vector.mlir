@@ -11,7 +11,8 @@
 // output element its own reduction) has its columns tiled by the lanes
 // (one panel of uop-layout's packed B per block) and its rows in blocks: the
 // largest power of two from 16 to 256 that divides them at least twice; a
-// row reduction broadcast back over the row is not tiled.
+// row reduction broadcast back over the row is not tiled. A threaded copy
+// is threaded over the axis that walks its source's rows.
 // BAD: uop-hand-opt: vector-bits must be 0, -1, 128, 256 or 512, got 100
 
 // A 64^3 gemm.
@@ -53,6 +54,24 @@ func.func private @r_784_16() -> tensor<784x16xf32> attributes {uop.kernel} {
   %m = uop.mul %ae, %be : tensor<784x16x8xf32>
   %c = uop.reduce %m <add> pop 1 : tensor<784x16x8xf32>
   return %c : tensor<784x16xf32>
+}
+
+// -----
+
+// uop-layout's pack of B's panels (a copy through a view): threaded over
+// the axis that walks B's rows (K, stride 128), four rows an iteration,
+// not over the panels (the seed's first axis of two or more).
+// AVX2-LABEL: func.func private @e_1_8_1024_16
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {2: 4}, thread = 2>
+// AVX512-LABEL: func.func private @e_1_8_1024_16
+// AVX512-SAME:    uop.opts = #uop.opts<upcast = {2: 4}, thread = 2>
+func.func private @e_1_8_1024_16() -> tensor<1x8x1024x16xf32> attributes {uop.kernel} {
+  %b = uop.buffer 0 : tensor<131072xf32>
+  %b2 = uop.reshape %b, [1024, 128] : tensor<131072xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<1024x128xf32>
+  %b3 = uop.reshape %bt, [1, 8, 16, 1024] : tensor<128x1024xf32>
+  %p = uop.permute %b3, [0, 1, 3, 2] : tensor<1x8x16x1024xf32>
+  return %p : tensor<1x8x1024x16xf32>
 }
 
 // -----

@@ -46,6 +46,12 @@ LogicalResult applySymbolic(Operation *root, int64_t maxIterations = 10,
 /// (getFoldRuleNames).
 SmallVector<std::string> getSymbolicRuleNames(MLIRContext *context);
 
+/// The distance in memory between view[..., axis] and view[..., axis+1],
+/// where the chain of reshape, expand, permute and shrink ops from `view`
+/// ends at `base` (exclusive), read as a contiguous row-major buffer; 0 on
+/// an axis of size 1 (uop-layout's probe, the seed's `_last_axis_stride`).
+int64_t getViewAxisStride(Value view, Value base, int64_t axis);
+
 /// uop-layout's default unpacked-rows: B rows of contiguous columns at most
 /// 256 f32 (1 KiB) apart are read as they are.
 constexpr int64_t kDefaultUnpackedRows = 256;
