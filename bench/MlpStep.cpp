@@ -135,16 +135,13 @@ struct UopRun {
 } // namespace
 
 /// Trains `steps` steps after `warmup` on rows of (xs, ys), from parameters
-/// seeded with 0 (`start`, if set, gets them): through a TinyJit when `jit`,
+/// seeded with 0: through a TinyJit when `jit`,
 /// else building the graphs every step. `ctx` is the run's own context.
 static llvm::Expected<UopRun> runUop(TensorContext &ctx, bool jit, const rt::HostBuffer &xs,
-                                     const rt::HostBuffer &ys,
-                                     std::vector<Tensor> *start = nullptr) {
+                                     const rt::HostBuffer &ys) {
   ctx.manualSeed(0);
   MLP model(ctx);
   nn::AdamW opt(model.parameters(), 1e-3);
-  if (start)
-    *start = opt.params();
   auto batch = [&](int s) {
     rt::HostBuffer x(DType::F32, {kBatch, kIn}), y(DType::I32, {kBatch});
     for (int64_t r = 0; r < kBatch; ++r) {
@@ -245,7 +242,6 @@ int main(int argc, char **argv) {
   // uop through a TinyJit (its context stays: --profile reads its plan),
   // then eager; each from the same start.
   TensorContext jitCtx, eagerCtx;
-  std::vector<Tensor> start;
   llvm::SmallString<128> dir;
   if (!noNumpy) {
     // The numpy script reads the same start.

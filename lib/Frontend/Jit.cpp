@@ -13,6 +13,7 @@
 #include "TensorImpl.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -105,11 +106,12 @@ llvm::Expected<std::vector<Tensor>> TinyJit::Impl::capture(llvm::ArrayRef<Tensor
   auto &c = ctx.impl();
   // The state: what call 1 rebound, by the buffer it stands for now.
   llvm::DenseMap<int64_t, std::shared_ptr<TensorHolder>> state;
+  llvm::DenseSet<TensorHolder *> stateHolders;
   for (auto &w : watched)
     if (auto h = w.lock()) {
       int64_t id = detail::bufferIdOf(Tensor(h));
-      if (id >= 0)
-        state.try_emplace(id, h);
+      if (id >= 0 && state.try_emplace(id, h).second)
+        stateHolders.insert(h.get());
     }
   watched.clear();
   llvm::DenseMap<int64_t, size_t> inputIds;
@@ -143,15 +145,11 @@ llvm::Expected<std::vector<Tensor>> TinyJit::Impl::capture(llvm::ArrayRef<Tensor
                (s.data = detail::bufferData(ctx, id))) {
       s.kind = Source::Fixed;
     } else {
-      std::string what;
-      llvm::raw_string_ostream os(what);
-      os << "the function reads data it made itself (a " << rt::dtypeName(dtype) << " buffer of "
-         << shape.size() << "-d shape (";
-      for (auto [i, d] : llvm::enumerate(shape))
-        os << (i ? ", " : "") << d;
-      os << "), e.g. from Tensor::fromVector or randn): a replay would reuse the values of the "
-            "capture; make it outside the function and pass it as an input";
-      return jitError(what);
+      return jitError("the function reads data it made itself (a " +
+                      llvm::Twine(rt::dtypeName(dtype)) + " buffer of shape " +
+                      rt::shapeString(shape) +
+                      ", e.g. from Tensor::fromVector or randn): a replay would reuse the values "
+                      "of the capture; make it outside the function and pass it as an input");
     }
     return s;
   };
@@ -177,7 +175,7 @@ llvm::Expected<std::vector<Tensor>> TinyJit::Impl::capture(llvm::ArrayRef<Tensor
       p.slots[slot] = std::move(*s);
     }
     for (auto &[h, i] : r.rebound)
-      if (llvm::any_of(state, [&, hh = h](auto &kv) { return kv.second == hh; }))
+      if (stateHolders.contains(h.get()))
         p.rebind.emplace_back(h, i);
     for (auto [i, id] : llvm::enumerate(r.valueIds))
       produced[id] = {j, i};
@@ -221,20 +219,17 @@ llvm::Expected<std::vector<Tensor>> TinyJit::Impl::replay(llvm::ArrayRef<Tensor>
     return std::move(e);
   auto &c = ctx.impl();
   c.collectGarbage();
-  auto bufferOf = [&](const Tensor &t) { return detail::bufferData(ctx, detail::bufferIdOf(t)); };
   std::vector<std::vector<Tensor>> values(plans.size());
   auto lookup = [&](const Source &s) -> std::shared_ptr<rt::HostBuffer> {
     switch (s.kind) {
     case Source::Input:
-      return bufferOf(inputs[s.index]);
+      return detail::bufferData(inputs[s.index]);
     case Source::Produced:
       return s.index < values.size() && s.value < values[s.index].size()
-                 ? bufferOf(values[s.index][s.value])
+                 ? detail::bufferData(values[s.index][s.value])
                  : nullptr;
-    case Source::State: {
-      Tensor t(s.holder);
-      return t.isRealized() ? bufferOf(t) : nullptr;
-    }
+    case Source::State:
+      return detail::bufferData(Tensor(s.holder));
     case Source::Fixed:
       return s.data;
     }

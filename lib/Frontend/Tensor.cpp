@@ -828,8 +828,7 @@ llvm::Expected<rt::Executable *> TensorContext::compile(ArrayRef<Tensor> roots) 
 /// from the pool and become the values' data as they are, no copy), runs
 /// it, and returns one data tensor per plan value, shaped `shapes`.
 llvm::Expected<std::vector<Tensor>> detail::runPlan(TensorContext &ctx, rt::Executable *exe,
-                                                    const SlotData &input,
-                                                    ArrayRef<Shape> shapes) {
+                                                    const SlotData &input, ArrayRef<Shape> shapes) {
   auto &c = ctx.impl();
   const rt::HostPlan &plan = exe->plan();
   if (plan.values.size() != shapes.size())
@@ -895,6 +894,11 @@ std::shared_ptr<rt::HostBuffer> detail::bufferData(TensorContext &ctx, int64_t i
   return it == c.buffers.end() ? nullptr : it->second.lock();
 }
 
+std::shared_ptr<rt::HostBuffer> detail::bufferData(const Tensor &t) {
+  int64_t id = bufferIdOf(t);
+  return id < 0 ? nullptr : bufferData(*t.context(), id);
+}
+
 llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   auto pending = pendingRoots(tensors, /*all=*/false);
   if (!pending)
@@ -940,8 +944,7 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   // Inputs are the graph's data.
   auto input = [&](int64_t slot) -> llvm::Expected<std::shared_ptr<rt::HostBuffer>> {
     if (slot < 0 || slot >= static_cast<int64_t>(sl.inputs.size()))
-      return llvm::createStringError("internal error: the plan reads slot " +
-                                     std::to_string(slot));
+      return llvm::createStringError("internal error: the plan reads slot " + std::to_string(slot));
     if (auto data = detail::bufferData(*ctx, sl.inputs[slot]))
       return data;
     return llvm::createStringError("internal error: the data of buffer " +
@@ -1004,10 +1007,7 @@ llvm::Expected<Tensor> Tensor::realize() const {
 llvm::Expected<rt::HostBuffer> Tensor::numpy() const {
   if (auto e = realizeAll({*this}))
     return std::move(e);
-  auto buf = wholeBuffer(value());
-  auto &c = context()->impl();
-  auto it = c.buffers.find(static_cast<int64_t>(buf->getSlot()));
-  std::shared_ptr<rt::HostBuffer> data = it == c.buffers.end() ? nullptr : it->second.lock();
+  std::shared_ptr<rt::HostBuffer> data = detail::bufferData(*this);
   if (!data)
     return llvm::createStringError("numpy: internal error: the data is gone");
   auto out = rt::HostBuffer::create(data->dtype(), shape());

@@ -74,8 +74,7 @@ struct RealizeRecord {
 Tensor dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> data, const Shape &shape);
 
 /// The data program slot `slot` reads, or why there is none.
-using SlotData =
-    llvm::function_ref<llvm::Expected<std::shared_ptr<rt::HostBuffer>>(int64_t slot)>;
+using SlotData = llvm::function_ref<llvm::Expected<std::shared_ptr<rt::HostBuffer>>(int64_t slot)>;
 
 /// Binds `exe`'s arguments (program slot s reads `input(s)`; outputs come
 /// from the context's buffer pool), runs it, and returns one data tensor per
@@ -87,6 +86,8 @@ llvm::Expected<std::vector<Tensor>> runPlan(TensorContext &ctx, rt::Executable *
 int64_t bufferIdOf(const Tensor &t);
 /// The data of buffer `id`, if it is alive.
 std::shared_ptr<rt::HostBuffer> bufferData(TensorContext &ctx, int64_t id);
+/// The data of the buffer `t` is the whole of (null if not realized).
+std::shared_ptr<rt::HostBuffer> bufferData(const Tensor &t);
 
 } // namespace detail
 

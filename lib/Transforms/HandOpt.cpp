@@ -325,7 +325,8 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
           return signalPassFailure();
         choice = *c;
       } else {
-        choice = handOptChoice(shape, getReduceSize(kernel), isMatmulShaped(kernel, shape), unit);
+        int64_t rsize = getReduceSize(kernel);
+        choice = handOptChoice(shape, rsize, isMatmulShaped(kernel, shape), unit);
         choice.stash = recomputesTranscendental(kernel);
         // A threaded copy (uop-layout's pack of B's panels) is threaded over
         // the axis that walks the source's rows, four rows an iteration:
@@ -333,7 +334,7 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
         // every row (2048^3's pack, [1, 128, 2048, 16] from B's 2048
         // rows: thread = 1 10.3 ms, thread = 2 4.1, with upcast {2: 4}
         // 3.1). With a vector unit only: the seed's choice without one.
-        if (unit.bits > 0 && choice.thread >= 0 && getReduceSize(kernel) <= 1)
+        if (unit.bits > 0 && choice.thread >= 0 && rsize <= 1)
           if (std::optional<int64_t> axis = copyRowAxis(kernel)) {
             choice.thread = *axis;
             choice.upcast.clear();

@@ -151,7 +151,7 @@ TEST_F(JitTest, DataMadeInsideIsAnError) {
   auto second = jit({x});
   ASSERT_FALSE(!!second);
   EXPECT_EQ(llvm::toString(second.takeError()),
-            "TinyJit: the function reads data it made itself (a f32 buffer of 1-d shape (2), "
+            "TinyJit: the function reads data it made itself (a f32 buffer of shape (2,), "
             "e.g. from Tensor::fromVector or randn): a replay would reuse the values of the "
             "capture; make it outside the function and pass it as an input");
   EXPECT_FALSE(jit.captured());

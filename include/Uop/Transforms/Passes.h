@@ -16,6 +16,10 @@
 namespace mlir::uop {
 struct RewriteStats;
 
+/// uop-layout's default unpacked-rows: B rows of contiguous columns at most
+/// 256 f32 (1 KiB) apart are read as they are.
+constexpr int64_t kDefaultUnpackedRows = 256;
+
 #define GEN_PASS_DECL
 #include "Uop/Transforms/Passes.h.inc"
 
@@ -51,10 +55,6 @@ SmallVector<std::string> getSymbolicRuleNames(MLIRContext *context);
 /// ends at `base` (exclusive), read as a contiguous row-major buffer; 0 on
 /// an axis of size 1 (uop-layout's probe, the seed's `_last_axis_stride`).
 int64_t getViewAxisStride(Value view, Value base, int64_t axis);
-
-/// uop-layout's default unpacked-rows: B rows of contiguous columns at most
-/// 256 f32 (1 KiB) apart are read as they are.
-constexpr int64_t kDefaultUnpackedRows = 256;
 
 /// Kernelizes every shaped program in `module` (the seed's make_plan): see
 /// the uop-kernelize pass.

@@ -171,7 +171,8 @@ def UopLayoutPass : Pass<"uop-layout", "::mlir::ModuleOp"> {
     Option<"panel", "panel", "int64_t", /*default=*/"0",
            "Stage B of a matmul-shaped reduce as panels this many columns wide "
            "(0: the seed's transposing stage)">,
-    Option<"unpackedRows", "unpacked-rows", "int64_t", /*default=*/"256",
+    Option<"unpackedRows", "unpacked-rows", "int64_t",
+           /*default=*/"::mlir::uop::kDefaultUnpackedRows",
            "With panel: leave B alone when its columns are contiguous and its rows "
            "a multiple of panel and at most this many elements apart (0: pack "
            "every such B)">];
