@@ -59,9 +59,17 @@ public:
 
 private:
   /// An axis split as index = base * factor + c (base a RANGE or constant 0).
+  /// A ragged upcast (`limit` set: an output axis, or its tile, of `limit`
+  /// indices that `factor` does not divide) clamps each copy's index:
+  /// index = offset + min(base * factor + c, limit - 1). The copies past
+  /// the end compute the last index's value again, with the same terms in
+  /// the same order, and store that same value to the same element, so the
+  /// result is unchanged while every tile keeps `factor` rows of registers.
   struct Part {
     Value base;
     int64_t factor;
+    int64_t limit = 0;
+    Value offset = {};
   };
   /// What a REDUCE's rule computes before asking for its source's values.
   struct ReduceState {
@@ -181,7 +189,7 @@ private:
   Value wantValue;
   Index wantIdx;
 
-  Part axisParts(int64_t size, int64_t factor, AxisKind kind);
+  Part axisParts(int64_t size, int64_t factor, AxisKind kind, bool ragged = false);
   FailureOr<Part> gpuAxis(int64_t size, int64_t local, int64_t factor);
   /// Every index tuple with the unrolled part of each axis fixed (the seed's _combos).
   SmallVector<Index> combos(ArrayRef<Part> parts);
@@ -591,9 +599,11 @@ Value Rangeifier::reduceEnd(ReduceOp op, const ReduceState &st, ArrayRef<Value> 
   return Value(LoadOp::create(b, loc, IndexOp::create(b, loc, done, ValueRange{zero})));
 }
 
-Rangeifier::Part Rangeifier::axisParts(int64_t size, int64_t factor, AxisKind kind) {
+Rangeifier::Part Rangeifier::axisParts(int64_t size, int64_t factor, AxisKind kind, bool ragged) {
   if (factor > 1 && size % factor == 0)
     return {size > factor ? rng(size / factor, kind) : c32(0), factor};
+  if (ragged && factor > 1 && size > factor)
+    return {rng(llvm::divideCeil(size, factor), kind), factor, size};
   return {size > 1 ? rng(size, kind) : c32(0), 1};
 }
 
@@ -619,12 +629,18 @@ SmallVector<Index> Rangeifier::combos(ArrayRef<Part> parts) {
     for (const Index &prefix : out)
       for (int64_t k = 0; k < p.factor; ++k) {
         Index i = prefix;
+        Value v;
         if (known0)
-          i.push_back(c32(k));
+          v = c32(p.limit ? std::min(k, p.limit - 1) : k);
         else if (p.factor > 1)
-          i.push_back(indexOp<AddOp>(indexOp<MulOp>(p.base, c32(p.factor)), c32(k)));
+          v = indexOp<AddOp>(indexOp<MulOp>(p.base, c32(p.factor)), c32(k));
         else
-          i.push_back(p.base);
+          v = p.base;
+        if (p.limit && !known0) // min(v, limit - 1) = -max(-v, 1 - limit)
+          v = indexOp<MulOp>(indexOp<MaxOp>(indexOp<MulOp>(v, c32(-1)), c32(1 - p.limit)), c32(-1));
+        if (p.offset)
+          v = indexOp<AddOp>(p.offset, v);
+        i.push_back(v);
         next.push_back(std::move(i));
       }
     out = std::move(next);
@@ -675,12 +691,18 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
       if (k != thread)
         order.push_back(k);
     // Tiled axes: every block loop first (outer), then the loops in a block.
+    // An upcast that does not divide its axis (or its tile) is ragged (see
+    // Part), except where the kernel reads back its output: a reduce tile's
+    // blocks and `stash` do, and a clamped copy could read what its twin
+    // already stored. (Then the seed's rule: no upcast of that axis.)
+    bool ragged = !reduceTile.op && !opts.getStash();
     SmallVector<std::pair<int64_t, int64_t>> tiled;
     ArrayRef<int64_t> tile = opts.getTile();
     for (size_t i = 0; i + 1 < tile.size(); i += 2) {
       int64_t k = tile[i], t = tile[i + 1];
+      int64_t f = lookupAxis(opts.getUpcast(), k, 1);
       if (k < rank && 1 < t && t < shape[k] && shape[k] % t == 0 &&
-          t % lookupAxis(opts.getUpcast(), k, 1) == 0)
+          (t % f == 0 || (ragged && t > f)))
         tiled.push_back({k, t});
     }
     DenseMap<int64_t, Value> outer;
@@ -689,7 +711,11 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
     for (int64_t k : order) {
       int64_t f = lookupAxis(opts.getUpcast(), k, 1);
       auto it = llvm::find_if(tiled, [&](auto &p) { return p.first == k; });
-      if (it != tiled.end()) {
+      if (it != tiled.end() && it->second % f != 0) {
+        // A ragged tile: offset = block * t, then the clamped copies.
+        plist[k] = {rng(llvm::divideCeil(it->second, f), AxisKind::Loop), f, it->second,
+                    MulOp::create(b, loc, outer[k], c32(it->second))};
+      } else if (it != tiled.end()) {
         int64_t inner = it->second / f;
         Value base = outer[k];
         if (inner > 1)
@@ -697,7 +723,7 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
                                rng(inner, AxisKind::Loop));
         plist[k] = {base, f};
       } else {
-        plist[k] = axisParts(shape[k], f, k == thread ? AxisKind::Thread : AxisKind::Loop);
+        plist[k] = axisParts(shape[k], f, k == thread ? AxisKind::Thread : AxisKind::Loop, ragged);
       }
     }
   }
@@ -711,8 +737,11 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
     stores.push_back(StoreOp::create(b, loc, IndexOp::create(b, loc, out, ValueRange{flat}), *val));
   }
   SmallVector<Value> bases;
-  for (const Part &p : plist)
+  for (const Part &p : plist) {
+    if (p.offset)
+      bases.push_back(p.offset);
     bases.push_back(p.base);
+  }
   if (reduceTile.op)
     bases.push_back(reduceTile.block);
   SmallVector<Value> loops = rangesIn(bases);

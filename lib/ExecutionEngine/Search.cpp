@@ -48,8 +48,8 @@ namespace rt = ::uop::rt;
 /// changes. 2: exp2/log2 became inline arithmetic (uop-expand-math), which
 /// changes what the fastest opts of a kernel using them are. 3: candidates
 /// with vector lanes (register tiles over uop-layout's panels of B). 4: a
-/// gemm's reduce tiles.
-static constexpr const char *kSearchFormat = "uop-search 5";
+/// gemm's reduce tiles. 6: ragged register tiles (6 rows on AVX2).
+static constexpr const char *kSearchFormat = "uop-search 6";
 
 namespace {
 
@@ -254,10 +254,15 @@ SmallVector<OptsBuilder> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize,
   // columns tiled by them as the hand does): 2, 4 or 8 rows, the rows in
   // blocks of 128..512 or not.
   int64_t rank = shape.size(), j = rank - 1, i = rank - 2;
+  // The hand's rows may be ragged (6 on AVX2: uop-rangeify clamps the last
+  // tile); so may the others where the kernel does not stash.
+  SmallVector<int64_t> rowCounts{2, 4, 8};
+  if (i >= 0 && hand.upcastOf(i) > 1 && !llvm::is_contained(rowCounts, hand.upcastOf(i)))
+    rowCounts.push_back(hand.upcastOf(i));
   if (hand.vector > 1 && i >= 0)
-    for (int64_t rows : {2, 4, 8})
+    for (int64_t rows : rowCounts)
       for (int64_t rowTile : {0, 128, 256, 512}) {
-        if (shape[i] % rows != 0 || shape[i] < rows)
+        if (shape[i] < rows || (shape[i] % rows != 0 && hand.stash))
           continue;
         OptsBuilder c;
         c.upcast[i] = rows;
@@ -333,16 +338,24 @@ SmallVector<OptsBuilder> refineCandidates(ArrayRef<int64_t> shape, int64_t rsize
     for (int64_t t : {0, 64, 128, 256, 512}) {
       OptsBuilder c = base;
       c.tile.erase(i);
-      if (t && (shape[i] % t != 0 || shape[i] <= t || t % base.upcastOf(i) != 0))
+      // (A block that the rows' upcast does not divide makes the tile
+      // ragged, see uop-rangeify: not with `stash`.)
+      int64_t f = base.upcastOf(i);
+      if (t && (shape[i] % t != 0 || shape[i] <= t || t < f || (t % f != 0 && base.stash)))
         continue;
       if (t)
         c.tile[i] = t;
       out.push_back(c);
     }
     // Long reductions in blocks (the reduce tile): B's panel slice then
-    // stays in L1 while a block of rows sweeps it.
+    // stays in L1 while a block of rows sweeps it. Not for a ragged tile
+    // (its blocks read back the output: uop-rangeify would drop the upcast).
     int64_t k = shape.size();
-    if (rootReduce)
+    bool ragged = llvm::any_of(base.upcast, [&](auto &kv) {
+      return shape[kv.first] % kv.second != 0 ||
+             (base.tile.count(kv.first) && base.tile.at(kv.first) % kv.second != 0);
+    });
+    if (rootReduce && !ragged)
       for (int64_t t : {256, 512})
         if (rsize > 2 * t && rsize % t == 0 && !base.tile.count(k)) {
           OptsBuilder c = base;

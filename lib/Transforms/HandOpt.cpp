@@ -142,50 +142,87 @@ UopHandOptPassOptions mlir::uop::getHostHandOptOptions() {
   return hand;
 }
 
+/// Independent FMA chains that keep a core's FMA units busy (latency x
+/// units). Measured on Zen 3 (AVX2): a 4x16 tile's 8 accumulators reach 67%
+/// of the FMA peak from L1, 10 reach 80%, a 6x16 tile's 12 reach 97%.
+static constexpr int64_t kFmaChains = 12;
+
+/// The rows of a register tile over `span` rows (the row block, or the
+/// whole axis): of 2, 4, 8 and the most the registers hold (two vectors of
+/// accumulators a row, 4 registers left for the operands, at most 12), the
+/// one that keeps the most of the FMA units busy: its accumulators cover
+/// kFmaChains, less the rows a ragged last tile (a count that does not
+/// divide the span, see uop-rangeify; not with `ragged` false) computes
+/// twice. 0 if none fits.
+static int64_t tileRows(int64_t span, VectorUnit unit, bool ragged) {
+  int64_t most = std::min<int64_t>(12, (unit.registers - 4) / 2);
+  int64_t best = 0;
+  double bestScore = 0;
+  for (int64_t rows : {most, int64_t(8), int64_t(4), int64_t(2)}) {
+    if (rows < 2 || rows > most || rows > span || (span % rows != 0 && (!ragged || span <= rows)))
+      continue;
+    double useful = double(span) / double(llvm::divideCeil(span, rows) * rows);
+    double score = useful * std::min(1.0, double(2 * rows) / double(kFmaChains));
+    // (On a tie, a count that divides: no rows computed twice.)
+    bool tie = std::abs(score - bestScore) <= 1e-9;
+    if (score > bestScore + 1e-9 || (tie && span % rows == 0 && span % best != 0)) {
+      best = rows;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
 /// A register tile for `unit`: two vectors of f32 lanes on the last output
-/// axis (uop-linearize's vector lanes), rows upcast on the axis before it,
-/// as many (8, 4, 2) as leave 4 registers for the operands. False (the
-/// seed's choice then) without two output axes that allow it: a row
-/// reduction's one output axis is better upcast, as the seed does.
-static bool registerTile(ArrayRef<int64_t> shape, VectorUnit unit, bool matmul, OptsBuilder &o) {
+/// axis (uop-linearize's vector lanes), rows upcast on the axis before it
+/// (tileRows). False (the seed's choice then) without two output axes that
+/// allow it: a row reduction's one output axis is better upcast, as the
+/// seed does.
+static bool registerTile(ArrayRef<int64_t> shape, VectorUnit unit, bool matmul, bool ragged,
+                         OptsBuilder &o) {
   int64_t rank = shape.size();
   int64_t lanes = tileLanes(unit);
   if (rank < 2 || lanes < 2 || shape[rank - 1] < lanes || shape[rank - 1] % lanes != 0)
     return false;
-  for (int64_t rows : {8, 4, 2})
-    if (2 * rows <= unit.registers - 4 && shape[rank - 2] % rows == 0 && shape[rank - 2] >= rows) {
-      o.upcast[rank - 2] = rows;
-      o.vector = lanes;
-      // A gemm's columns in blocks of one tile: each block reads one panel of B
-      // (uop-layout packs B's panels `lanes` wide), and the lanes' index is
-      // then affine in the block's column loop.
-      if (!matmul)
-        return true;
-      if (shape[rank - 1] > lanes)
-        o.tile[rank - 1] = lanes;
-      // Rows in blocks (256 at most, at least two of them, a power of two
-      // of 16 or more that divides the rows): the tile loop sweeps one
-      // block of A's rows across all of B's panels before the next, so each
-      // panel is read from L2 a block of rows at a time, and the threads
-      // take whole blocks. Measured on Zen 3: 2048^3 from 88 to 123 GFLOP/s
-      // with 256; the MLP's weight gradient (128 x 784 outputs, 128 deep)
-      // from 0.39 to 0.21 ms with 64 (128 / 2).
-      for (int64_t block = 256; block >= 16 && block >= rows; block /= 2)
-        if (shape[rank - 2] % block == 0 && shape[rank - 2] / block >= 2) {
-          o.tile[rank - 2] = block;
-          break;
-        }
-      return true;
-    }
-  return false;
+  int64_t m = shape[rank - 2];
+  // Rows in blocks (256 at most, at least two of them, a power of two of 16
+  // or more that divides the rows): the tile loop sweeps one block of A's
+  // rows across all of B's panels before the next, so each panel is read
+  // from L2 a block of rows at a time, and the threads take whole blocks.
+  // Measured on Zen 3: 2048^3 from 88 to 123 GFLOP/s with 256; the MLP's
+  // weight gradient (128 x 784 outputs, 128 deep) from 0.39 to 0.21 ms
+  // with 64 (128 / 2).
+  int64_t block = 0;
+  if (matmul)
+    for (int64_t b = 256; b >= 16; b /= 2)
+      if (m % b == 0 && m / b >= 2) {
+        block = b;
+        break;
+      }
+  int64_t rows = tileRows(block ? block : m, unit, ragged);
+  if (!rows)
+    return false;
+  o.upcast[rank - 2] = rows;
+  o.vector = lanes;
+  // A gemm's columns in blocks of one tile: each block reads one panel of B
+  // (uop-layout packs B's panels `lanes` wide), and the lanes' index is
+  // then affine in the block's column loop.
+  if (!matmul)
+    return true;
+  if (shape[rank - 1] > lanes)
+    o.tile[rank - 1] = lanes;
+  if (block)
+    o.tile[rank - 2] = block;
+  return true;
 }
 
-/// hand_opt_choice, with the register tile sized for `unit` where it has one.
+/// hand_opt_choice, with the register tile sized for `unit` where it has one
+/// (ragged where `ragged` allows).
 static OptsBuilder handOptChoice(ArrayRef<int64_t> shape, int64_t rsize, bool matmul,
-                                 VectorUnit unit) {
+                                 VectorUnit unit, bool ragged) {
   OptsBuilder o;
   int64_t rank = shape.size();
-  if (rsize > 1 && unit.bits > 0 && registerTile(shape, unit, matmul, o)) {
+  if (rsize > 1 && unit.bits > 0 && registerTile(shape, unit, matmul, ragged, o)) {
     // (the register tile replaces the seed's 4x4 below)
   } else if (rsize > 1) {
     // A 4x4 register tile on the last two output axes (the seed tuned it for
@@ -326,8 +363,10 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
         choice = *c;
       } else {
         int64_t rsize = getReduceSize(kernel);
-        choice = handOptChoice(shape, rsize, isMatmulShaped(kernel, shape), unit);
-        choice.stash = recomputesTranscendental(kernel);
+        // A stashing kernel reads back its output: no ragged register tile.
+        bool stash = recomputesTranscendental(kernel);
+        choice = handOptChoice(shape, rsize, isMatmulShaped(kernel, shape), unit, !stash);
+        choice.stash = stash;
         // A threaded copy (uop-layout's pack of B's panels) is threaded over
         // the axis that walks the source's rows, four rows an iteration:
         // each thread then reads whole rows instead of a column strip of

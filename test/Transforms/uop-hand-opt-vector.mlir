@@ -5,8 +5,12 @@
 //
 // uop-hand-opt sized for a vector unit: a reducing kernel whose last output
 // axis is a multiple of two vectors of f32 gets a register tile of `vector`
-// lanes on that axis and upcast rows on the one before, as many as leave 4
-// registers for the operands; otherwise (one output axis, no lanes that
+// lanes on that axis and upcast rows on the one before: of 2, 4, 8 and the
+// most that leave 4 registers for the operands (6 on AVX2), the count that
+// keeps the most of 12 FMA chains busy, less what a ragged last tile (the
+// count does not divide the rows or their block) computes twice; a tie goes
+// to a count that divides, a stashing kernel gets none that does not.
+// Otherwise (one output axis, no lanes that
 // divide the last one) the seed's own choice. A gemm-shaped kernel (each
 // output element its own reduction) has its columns tiled by the lanes
 // (one panel of uop-layout's packed B per block) and its rows in blocks: the
@@ -17,7 +21,7 @@
 
 // A 64^3 gemm.
 // AVX2-LABEL: func.func private @r_64_64
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, tile = {0: 32, 1: 16}, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 6}, thread = 0, tile = {0: 32, 1: 16}, vector = 16>
 // AVX512-LABEL: func.func private @r_64_64
 // AVX512-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, tile = {0: 32, 1: 32}, vector = 32>
 // REGS32-LABEL: func.func private @r_64_64
@@ -41,7 +45,7 @@ func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel} {
 // 784 rows (16 x 49) of one panel's width: row blocks of 16, the largest
 // power of two that divides them; no column tile (one block).
 // AVX2-LABEL: func.func private @r_784_16
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, tile = {0: 16}, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 6}, thread = 0, tile = {0: 16}, vector = 16>
 func.func private @r_784_16() -> tensor<784x16xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<6272xf32>
   %b = uop.buffer 1 : tensor<128xf32>
@@ -76,10 +80,10 @@ func.func private @e_1_8_1024_16() -> tensor<1x8x1024x16xf32> attributes {uop.ke
 
 // -----
 
-// A last axis of 24 (no multiple of 32 lanes): the seed's 4x4 for AVX-512,
-// 16 lanes do not divide it either; a 6-row axis takes 2 rows.
+// A last axis of 48 (no multiple of 32 lanes): the seed's 4x4 for AVX-512
+// (the rows by 2, within its budget of 16); AVX2's 6 rows, as many as the axis.
 // AVX2-LABEL: func.func private @r_6_48
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 2}, tile = {1: 16}, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 6}, tile = {1: 16}, vector = 16>
 // AVX512-LABEL: func.func private @r_6_48
 // AVX512-SAME:    uop.opts = #uop.opts<upcast = {0: 2, 1: 4}>
 func.func private @r_6_48() -> tensor<6x48xf32> attributes {uop.kernel} {
@@ -87,6 +91,29 @@ func.func private @r_6_48() -> tensor<6x48xf32> attributes {uop.kernel} {
   %r = uop.reshape %a, [6, 48, 8] : tensor<2304xf32>
   %c = uop.reduce %r <add> pop 1 : tensor<6x48x8xf32>
   return %c : tensor<6x48xf32>
+}
+
+// -----
+
+// 100 rows of a gemm (no block: 100 is no multiple of 16 twice): ragged
+// tiles, 6 rows on AVX2 (17 tiles, 102 rows), 8 on AVX-512 (13 tiles; 12
+// rows would compute 108).
+// AVX2-LABEL: func.func private @r_100_32
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 6}, thread = 0, tile = {1: 16}, vector = 16>
+// AVX512-LABEL: func.func private @r_100_32
+// AVX512-SAME:    uop.opts = #uop.opts<upcast = {0: 8}, thread = 0, vector = 32>
+func.func private @r_100_32() -> tensor<100x32xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<6400xf32>
+  %b = uop.buffer 1 : tensor<2048xf32>
+  %a2 = uop.reshape %a, [100, 1, 64] : tensor<6400xf32>
+  %ae = uop.expand %a2, [100, 32, 64] : tensor<100x1x64xf32>
+  %b2 = uop.reshape %b, [64, 32] : tensor<2048xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<64x32xf32>
+  %b3 = uop.reshape %bt, [1, 32, 64] : tensor<32x64xf32>
+  %be = uop.expand %b3, [100, 32, 64] : tensor<1x32x64xf32>
+  %m = uop.mul %ae, %be : tensor<100x32x64xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<100x32x64xf32>
+  return %c : tensor<100x32xf32>
 }
 
 // -----
@@ -117,7 +144,7 @@ func.func private @r_512() -> tensor<512xf32> attributes {uop.kernel} {
 
 // A 1024^2-output gemm (B already in panels): rows in blocks of 256 too.
 // AVX2-LABEL: func.func private @r_1024_1024
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, tile = {0: 256, 1: 16}, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 6}, thread = 0, tile = {0: 256, 1: 16}, vector = 16>
 func.func private @r_1024_1024() -> tensor<1024x1024xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<1048576xf32>
   %b = uop.buffer 1 : tensor<1048576xf32>
@@ -136,7 +163,7 @@ func.func private @r_1024_1024() -> tensor<1024x1024xf32> attributes {uop.kernel
 // broadcast back over the row, so the columns are not cut into blocks
 // (each would redo the row's max): the register tile, no tiles.
 // AVX2-LABEL: func.func private @r_64_256
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 6}, thread = 0, vector = 16>
 func.func private @r_64_256() -> tensor<64x256xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<16384xf32>
   %x = uop.reshape %a, [64, 256] : tensor<16384xf32>

@@ -91,6 +91,12 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     field is optional; an empty `#uop.opts<>` is the default mapping.
 
     * `upcast = {axis: factor, ...}`: output axes unrolled into registers.
+      On the CPU a factor that does not divide its axis (or the axis's
+      `tile`) is ragged: ceil(size / factor) iterations, the copies of the
+      last one clamped to the last index, where they recompute its value and
+      store it again (the seed drops such a factor). Not in a kernel that
+      reads back its output (`stash`, a reduce tile): there the axis is not
+      upcast, as in the seed. On the GPU the factor must divide.
     * `thread = axis`: the output axis run in parallel (OpenMP).
     * `unroll = n`: unroll factor of the innermost reduce axis (default 1).
     * `tile = {axis: size, ...}`: cache blocking of output axes. On the

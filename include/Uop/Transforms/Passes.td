@@ -198,13 +198,18 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     With `vector-bits` (uop-cpu-pipeline and the engine pass -1: the host's,
     from its CPU features), a reducing kernel whose last output axis is a
     multiple of two vectors of f32 gets a register tile sized for that
-    machine instead of the seed's 4x4 (with two output axes, the one before
-    the last a multiple of 2): `vector` = two vectors of lanes on the
-    last axis (uop-linearize's vector lanes) and `upcast` of the axis before
-    it by the most rows (8, 4 or 2) whose accumulators, two vectors a row,
-    leave 4 of the vector registers for the loaded operands: AVX2 (256 bits,
-    16 registers) `upcast = {0: 4}, vector = 16`, AVX-512 (32 registers)
-    `upcast = {0: 8}, vector = 32`. Each element's reduction keeps its order.
+    machine instead of the seed's 4x4 (with two output axes): `vector` = two
+    vectors of lanes on the last axis (uop-linearize's vector lanes) and
+    `upcast` of the axis before it by 2, 4, 8 or the most rows whose
+    accumulators, two vectors a row, leave 4 of the vector registers for the
+    loaded operands (at most 12): the count that keeps the most of 12
+    independent FMA chains busy (what hides the FMA latency on Zen 3: 8
+    accumulators reach 67% of its peak, 12 reach 97%), less the rows that a
+    ragged last tile (a count that does not divide the rows or their block:
+    uop-rangeify clamps it) computes twice. AVX2 (256 bits, 16 registers)
+    `upcast = {0: 6}, vector = 16`; AVX-512 (32 registers) `upcast = {0: 8},
+    vector = 32` where 8 divides. A kernel that stashes gets no ragged tile.
+    Each element's reduction keeps its order.
     Past one tile of columns the last axis is tiled by the lanes (each
     column block reads one panel of uop-layout's packed B), and 1024 or
     more rows (a multiple of 256) are tiled by 256, so one block of A's rows
