@@ -142,18 +142,22 @@ UopHandOptPassOptions mlir::uop::getHostHandOptOptions() {
   return hand;
 }
 
-/// Independent FMA chains that keep a core's FMA units busy (latency x
-/// units). Measured on Zen 3 (AVX2): a 4x16 tile's 8 accumulators reach 67%
-/// of the FMA peak from L1, 10 reach 80%, a 6x16 tile's 12 reach 97%.
-static constexpr int64_t kFmaChains = 12;
+/// The accumulators past which more rows of a register tile were not seen
+/// to pay. Each k step loads the tile's vectors of B once for all its rows,
+/// so r rows load B 1/r times per FMA; in a gemm B streams from L2. Measured
+/// on Zen 3 (AVX2), the 2048^3 gemm on 2 threads, best of 5 interleaved
+/// runs: 4x16 (8 accumulators) 130-133 GFLOP/s, 6x16 (12) 136-142. From L1
+/// both reach the FMA peak (uop-bench-register-tile), and on one thread
+/// they tie (73 GFLOP/s): what the rows save is traffic the two cores share.
+static constexpr int64_t kTileAccumulators = 12;
 
 /// The rows of a register tile over `span` rows (the row block, or the
 /// whole axis): of 2, 4, 8 and the most the registers hold (two vectors of
 /// accumulators a row, 4 registers left for the operands, at most 12), the
-/// one that keeps the most of the FMA units busy: its accumulators cover
-/// kFmaChains, less the rows a ragged last tile (a count that does not
-/// divide the span, see uop-rangeify; not with `ragged` false) computes
-/// twice. 0 if none fits.
+/// one that loads B the fewest times per useful FMA, up to
+/// kTileAccumulators, less the rows a ragged last tile (a count that does
+/// not divide the span, see uop-rangeify; not with `ragged` false)
+/// computes twice. 0 if none fits.
 static int64_t tileRows(int64_t span, VectorUnit unit, bool ragged) {
   int64_t most = std::min<int64_t>(12, (unit.registers - 4) / 2);
   int64_t best = 0;
@@ -162,7 +166,7 @@ static int64_t tileRows(int64_t span, VectorUnit unit, bool ragged) {
     if (rows < 2 || rows > most || rows > span || (span % rows != 0 && (!ragged || span <= rows)))
       continue;
     double useful = double(span) / double(llvm::divideCeil(span, rows) * rows);
-    double score = useful * std::min(1.0, double(2 * rows) / double(kFmaChains));
+    double score = useful * std::min(1.0, double(2 * rows) / double(kTileAccumulators));
     // (On a tie, a count that divides: no rows computed twice.)
     bool tie = std::abs(score - bestScore) <= 1e-9;
     if (score > bestScore + 1e-9 || (tie && span % rows == 0 && span % best != 0)) {

@@ -7,7 +7,8 @@
 // axis is a multiple of two vectors of f32 gets a register tile of `vector`
 // lanes on that axis and upcast rows on the one before: of 2, 4, 8 and the
 // most that leave 4 registers for the operands (6 on AVX2), the count that
-// keeps the most of 12 FMA chains busy, less what a ragged last tile (the
+// loads B the fewest times per FMA up to 12 accumulators, less what a
+// ragged last tile (the
 // count does not divide the rows or their block) computes twice; a tie goes
 // to a count that divides, a stashing kernel gets none that does not.
 // Otherwise (one output axis, no lanes that
