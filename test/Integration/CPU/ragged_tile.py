@@ -14,36 +14,17 @@ keep the seed's rule (no upcast of the axis); they must match too.
 --opt=hand on this CPU (6 rows on AVX2, not dividing most row counts) and a
 prime row count complete the set.
 """
-import subprocess
 import sys
 
 import numpy as np
+from products import attrs, product, run as run_in
 from tally import check, finish
 
 uop_run, tmp = sys.argv[1:3]
 
 
-def attrs(opts):
-    return f" attributes {{uop.opts = #uop.opts<{opts}>}}" if opts else ""
-
-
-def product(m, n, k, kind, opts=None):
-    """C[i, j] = reduce_k(A[i, k] op B[k, j]) (op: * for add, + for max)."""
-    op = "mul" if kind == "add" else "add"
-    return f"""func.func @main() -> tensor<{m}x{n}xf32>{attrs(opts)} {{
-  %a = uop.buffer 0 : tensor<{m * k}xf32>
-  %b = uop.buffer 1 : tensor<{k * n}xf32>
-  %a3 = uop.reshape %a, [{m}, 1, {k}] : tensor<{m * k}xf32>
-  %b2 = uop.reshape %b, [{k}, {n}] : tensor<{k * n}xf32>
-  %bt = uop.permute %b2, [1, 0] : tensor<{k}x{n}xf32>
-  %b3 = uop.reshape %bt, [1, {n}, {k}] : tensor<{n}x{k}xf32>
-  %ae = uop.expand %a3, [{m}, {n}, {k}] : tensor<{m}x1x{k}xf32>
-  %be = uop.expand %b3, [{m}, {n}, {k}] : tensor<1x{n}x{k}xf32>
-  %x = uop.{op} %ae, %be : tensor<{m}x{n}x{k}xf32>
-  %c = uop.reduce %x <{kind}> pop 1 : tensor<{m}x{n}x{k}xf32>
-  return %c : tensor<{m}x{n}xf32>
-}}
-"""
+def run(text, a, b, *flags):
+    return run_in(uop_run, tmp, text, a, b, *flags)
 
 
 def elementwise(m, n, opts):
@@ -65,19 +46,6 @@ def elementwise(m, n, opts):
 """
 
 
-def run(text, a, b, *flags):
-    prog, out = f"{tmp}/p.mlir", f"{tmp}/c.npy"
-    with open(prog, "w") as f:
-        f.write(text)
-    np.save(f"{tmp}/a.npy", a.ravel())
-    np.save(f"{tmp}/b.npy", b.ravel())
-    r = subprocess.run([uop_run, prog, "--input", f"0={tmp}/a.npy", "--input", f"1={tmp}/b.npy",
-                        "--output", out, *flags], capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, r.stderr.strip()[-400:]
-    return np.load(out), ""
-
-
 rng = np.random.default_rng(11)
 tiles = ["upcast = {0: 3}", "upcast = {0: 6}", "upcast = {0: 5, 1: 3}",
          "upcast = {0: 6}, vector = 16", "upcast = {0: 6}, thread = 0, vector = 16",
@@ -90,7 +58,7 @@ for (m, n, k) in [(13, 32, 24), (16, 48, 32), (7, 16, 8)]:
     b = rng.standard_normal((k, n), dtype=np.float32)
     for kind in ["add", "max"]:
         ref = a @ b if kind == "add" else (a[:, None, :] + b.T[None, :, :]).max(-1)
-        want, err = run(product(m, n, k, kind), a, b)
+        want, err = run(product(m, n, k, kind, ""), a, b)
         if not check(f"{kind} {m}x{n}x{k} no opts", want is not None, err):
             continue
         want = want.reshape(m, n)

@@ -15,40 +15,17 @@
   stored, a batched matmul and sizes that are no multiple of the panel
   match numpy.
 """
-import subprocess
 import sys
 
 import numpy as np
+from products import product, run as run_in
 from tally import check, finish
 
 uop_run, tmp = sys.argv[1:3]
 
 
-def attrs(opts):
-    return f" attributes {{uop.opts = #uop.opts<{opts}>}}" if opts is not None else ""
-
-
-def product(m, n, k, kind, opts=None, bt=False):
-    """C[i, j] = reduce_k(A[i, k] op B[k, j]) (op: * for add, + for max)."""
-    if bt:
-        b = f"%b3 = uop.reshape %b, [1, {n}, {k}] : tensor<{k * n}xf32>"
-    else:
-        b = (f"%b2 = uop.reshape %b, [{k}, {n}] : tensor<{k * n}xf32>\n"
-             f"  %bt = uop.permute %b2, [1, 0] : tensor<{k}x{n}xf32>\n"
-             f"  %b3 = uop.reshape %bt, [1, {n}, {k}] : tensor<{n}x{k}xf32>")
-    op = "mul" if kind == "add" else "add"
-    return f"""func.func @main() -> tensor<{m}x{n}xf32>{attrs(opts)} {{
-  %a = uop.buffer 0 : tensor<{m * k}xf32>
-  %b = uop.buffer 1 : tensor<{k * n}xf32>
-  %a3 = uop.reshape %a, [{m}, 1, {k}] : tensor<{m * k}xf32>
-  {b}
-  %ae = uop.expand %a3, [{m}, {n}, {k}] : tensor<{m}x1x{k}xf32>
-  %be = uop.expand %b3, [{m}, {n}, {k}] : tensor<1x{n}x{k}xf32>
-  %x = uop.{op} %ae, %be : tensor<{m}x{n}x{k}xf32>
-  %c = uop.reduce %x <{kind}> pop 1 : tensor<{m}x{n}x{k}xf32>
-  return %c : tensor<{m}x{n}xf32>
-}}
-"""
+def run(text, a, b, *flags):
+    return run_in(uop_run, tmp, text, a, b, *flags)
 
 
 def bmm(batch, m, n, k):
@@ -66,19 +43,6 @@ def bmm(batch, m, n, k):
   return %c : tensor<{batch}x{m}x{n}xf32>
 }}
 """
-
-
-def run(text, a, b, *flags):
-    prog, out = f"{tmp}/p.mlir", f"{tmp}/c.npy"
-    with open(prog, "w") as f:
-        f.write(text)
-    np.save(f"{tmp}/a.npy", a.ravel())
-    np.save(f"{tmp}/b.npy", b.ravel())
-    r = subprocess.run([uop_run, prog, "--input", f"0={tmp}/a.npy", "--input", f"1={tmp}/b.npy",
-                        "--output", out, *flags], capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, r.stderr.strip()[-400:]
-    return np.load(out), ""
 
 
 rng = np.random.default_rng(7)
