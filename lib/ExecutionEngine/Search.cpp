@@ -234,7 +234,8 @@ void dropShortThread(OptsBuilder &c, ArrayRef<int64_t> shape) {
 }
 
 /// The seed's candidate_opts plus what a wider CPU needs: register tiles of
-/// 2, 4 or 8 rows by the hand's vector lanes (over uop-layout's panels of B)
+/// 2, 4, 8 or the hand's rows (ragged where they do not divide) by the
+/// hand's vector lanes (over uop-layout's panels of B)
 /// in blocks of 128..512 rows, upcast tiles up to 8x8 and 4x16/16x4, unroll
 /// 4 and 8, cache tiles of 32..256, and every output axis (or none) as the
 /// thread axis, each with the hand's `stash`. `hand` is hand_opt_choice
@@ -251,8 +252,8 @@ SmallVector<OptsBuilder> tileCandidates(ArrayRef<int64_t> shape, int64_t rsize,
       outs.push_back(a);
   // First (a time bound may stop the round), register tiles with the hand's
   // vector lanes on the last axis (as wide as uop-layout's panels of B, the
-  // columns tiled by them as the hand does): 2, 4 or 8 rows, the rows in
-  // blocks of 128..512 or not.
+  // columns tiled by them as the hand does): 2, 4, 8 or the hand's rows,
+  // the rows in blocks of 128..512 or not.
   int64_t rank = shape.size(), j = rank - 1, i = rank - 2;
   // The hand's rows may be ragged (6 on AVX2: uop-rangeify clamps the last
   // tile); so may the others where the kernel does not stash.
