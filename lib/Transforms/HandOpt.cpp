@@ -65,9 +65,7 @@ static bool isMatmulShaped(func::FuncOp kernel, ArrayRef<int64_t> shape) {
 /// distinct rows of the source.
 static std::optional<int64_t> copyRowAxis(func::FuncOp kernel) {
   auto ret = cast<func::ReturnOp>(kernel.getBody().front().getTerminator());
-  Value view = ret.getOperand(0), v = view;
-  while (isa_and_nonnull<ReshapeOp, ExpandOp, PermuteOp, ShrinkOp>(v.getDefiningOp()))
-    v = v.getDefiningOp()->getOperand(0);
+  Value view = ret.getOperand(0), v = getMovementBase(view);
   if (v == view || !v.getDefiningOp<BufferOp>())
     return std::nullopt;
   ArrayRef<int64_t> shape = getShape(view.getType());

@@ -151,9 +151,7 @@ void Kernelizer::stageBroadcastCompute(int64_t factor) {
     auto ex = u.getDefiningOp<ExpandOp>();
     if (!ex || getNumElements(u.getType()) < factor * getNumElements(ex.getSrc().getType()))
       continue;
-    Value base = ex.getSrc();
-    while (base.getDefiningOp() && isMovement(base.getDefiningOp()))
-      base = base.getDefiningOp()->getOperand(0);
+    Value base = getMovementBase(ex.getSrc());
     Operation *def = base.getDefiningOp();
     if (def && isALU(def) && !isa<CastOp>(def) && !getShape(base.getType()).empty() &&
         fusedWork(base) >= 4096 && inTodo.insert(base).second)

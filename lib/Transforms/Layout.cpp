@@ -183,9 +183,7 @@ SmallVector<std::pair<Value, Value>> views(Value x) {
       for (Value s : def->getOperands())
         stack.push_back(s);
     } else if (isMovement(def)) {
-      Value base = u;
-      while (base.getDefiningOp() && isMovement(base.getDefiningOp()))
-        base = base.getDefiningOp()->getOperand(0);
+      Value base = getMovementBase(u);
       if (isa_and_nonnull<BufferOp, ReduceOp, StageOp>(base.getDefiningOp()))
         out.push_back({u, base});
     }

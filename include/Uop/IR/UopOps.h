@@ -63,6 +63,17 @@ inline bool isALU(Operation *op) {
 
 /// The seed's MOVEMENT set.
 inline bool isMovement(Operation *op) { return isa<ReshapeOp, ExpandOp, PermuteOp, ShrinkOp>(op); }
+
+/// The value a chain of movement ops starting at `v` views (`v` itself when
+/// it is no movement).
+inline Value getMovementBase(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isMovement(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
 } // namespace mlir::uop
 
 #endif // UOP_IR_UOPOPS_H
