@@ -69,12 +69,14 @@ struct TinyJit::Impl {
 
   TensorContext &ctx;
   Function fn;
+  /// Calls that succeeded: the first watches, the second captures, the
+  /// rest replay.
   unsigned calls = 0;
   /// The holders call 1 rebound: the state, if they stand for a buffer when
   /// call 2 starts.
   std::vector<std::weak_ptr<TensorHolder>> watched;
-  /// What the capture ran, and where its outputs are.
-  bool captured = false;
+  /// What the capture ran, and where its outputs are (set by call 2: the
+  /// capture is done once two calls have succeeded).
   std::vector<std::pair<DType, Shape>> inputTypes;
   std::vector<CapturedPlan> plans;
   std::vector<Source> outputs;
@@ -196,7 +198,6 @@ llvm::Expected<std::vector<Tensor>> TinyJit::Impl::capture(llvm::ArrayRef<Tensor
   inputTypes.clear();
   for (const Tensor &t : inputs)
     inputTypes.emplace_back(t.dtype(), t.shape());
-  this->captured = true;
   return out;
 }
 
@@ -300,7 +301,7 @@ llvm::Expected<std::vector<Tensor>> TinyJit::operator()(llvm::ArrayRef<Tensor> i
   if (auto e = Tensor::realizeAll(inputs))
     return std::move(e);
   llvm::Expected<std::vector<Tensor>> out = std::vector<Tensor>();
-  if (p->captured) {
+  if (p->calls >= 2) {
     out = p->replay(inputs);
   } else if (p->calls == 0) {
     std::vector<RealizeRecord> records;
@@ -321,12 +322,11 @@ llvm::Expected<std::vector<Tensor>> TinyJit::operator()(llvm::ArrayRef<Tensor> i
 }
 
 unsigned TinyJit::calls() const { return p->calls; }
-bool TinyJit::captured() const { return p->captured; }
+bool TinyJit::captured() const { return p->calls >= 2; }
 size_t TinyJit::numPlans() const { return p->plans.size(); }
 
 void TinyJit::reset() {
   p->calls = 0;
-  p->captured = false;
   p->watched.clear();
   p->plans.clear();
   p->outputs.clear();
