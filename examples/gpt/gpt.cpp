@@ -223,10 +223,7 @@ llvm::Error run(int argc, char **argv) {
   // twice and then only replayed.
   auto train = [&](llvm::ArrayRef<Tensor> in) -> llvm::Expected<std::vector<Tensor>> {
     Tensor loss = lossOf(in[0], in[1]);
-    opt.zeroGrad();
-    if (llvm::Error e = loss.backward(opt.params()))
-      return std::move(e);
-    if (llvm::Error e = opt.step({loss}))
+    if (llvm::Error e = opt.minimize(loss))
       return std::move(e);
     return std::vector<Tensor>{loss};
   };

@@ -139,10 +139,7 @@ llvm::Error run(int argc, char **argv) {
   // twice and then only replayed.
   auto train = [&](llvm::ArrayRef<Tensor> in) -> llvm::Expected<std::vector<Tensor>> {
     Tensor loss = model(in[0]).crossEntropy(in[1]);
-    opt.zeroGrad();
-    if (llvm::Error e = loss.backward(opt.params()))
-      return std::move(e);
-    if (llvm::Error e = opt.step({loss}))
+    if (llvm::Error e = opt.minimize(loss))
       return std::move(e);
     return std::vector<Tensor>{loss};
   };

@@ -178,6 +178,13 @@ void Optimizer::zeroGrad() {
     p.setGrad(std::nullopt);
 }
 
+llvm::Error Optimizer::minimize(const Tensor &loss) {
+  zeroGrad();
+  if (llvm::Error e = loss.backward(ps))
+    return e;
+  return step({loss});
+}
+
 llvm::Expected<std::vector<Tensor>> Optimizer::gradients() const {
   std::vector<Tensor> gs;
   for (auto [i, p] : llvm::enumerate(ps)) {

@@ -35,10 +35,7 @@ struct Model : nn::Module {
 static llvm::Expected<std::vector<Tensor>> trainStep(Model &m, nn::Optimizer &opt,
                                                      llvm::ArrayRef<Tensor> in) {
   Tensor loss = m(in[0]).crossEntropy(in[1]);
-  opt.zeroGrad();
-  if (auto e = loss.backward(opt.params()))
-    return std::move(e);
-  if (auto e = opt.step({loss}))
+  if (auto e = opt.minimize(loss))
     return std::move(e);
   return std::vector<Tensor>{loss};
 }

@@ -259,6 +259,45 @@ TEST_F(NNTest, AdamWStepsReuseOnePlan) {
   EXPECT_LT(losses.back(), losses.front());
 }
 
+// minimize(loss) is zeroGrad, backward over the parameters and step({loss}):
+// the same losses and parameters, bit for bit, as the three calls; a loss
+// that is no scalar is backward's error and changes nothing.
+TEST_F(NNTest, MinimizeIsTheThreeCalls) {
+  auto train = [this](bool minimize, std::vector<float> &losses, std::vector<float> &weights) {
+    TensorContext c;
+    c.manualSeed(5);
+    nn::Linear lin(4, 3, true, c);
+    nn::AdamW opt({lin.weight, *lin.bias}, 1e-2);
+    Tensor x = Tensor::randn({8, 4}, c);
+    for (int i = 0; i < 5; ++i) {
+      Tensor loss = lin(x).square().mean();
+      if (minimize) {
+        ASSERT_FALSE(!!opt.minimize(loss));
+      } else {
+        opt.zeroGrad();
+        ASSERT_FALSE(!!loss.backward(opt.params()));
+        ASSERT_FALSE(!!opt.step({loss}));
+      }
+      EXPECT_TRUE(loss.isRealized()); // with the updates
+      losses.push_back(static_cast<float>(*loss.item()));
+    }
+    weights = values(lin.weight);
+  };
+  std::vector<float> l3, w3, lm, wm;
+  train(false, l3, w3);
+  train(true, lm, wm);
+  EXPECT_EQ(lm, l3);
+  EXPECT_EQ(wm, w3);
+
+  nn::Linear lin(2, 2, true, ctx);
+  nn::SGD opt({lin.weight, *lin.bias}, 0.1);
+  std::vector<float> before = values(lin.weight);
+  llvm::Error e = opt.minimize(lin(Tensor::ones({3, 2}, DType::F32, ctx))); // not a scalar
+  EXPECT_TRUE(!!e);
+  llvm::consumeError(std::move(e));
+  EXPECT_EQ(values(lin.weight), before);
+}
+
 // A training loop's graph stays as large as what is alive: each step's ops
 // are erased once no tensor reaches them (at a realize, here at every one),
 // and the steps give the same losses and parameters, bit for bit, as with

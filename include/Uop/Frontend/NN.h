@@ -15,6 +15,7 @@
 //   opt.zeroGrad();
 //   if (auto e = loss.backward(opt.params())) ...;
 //   if (auto e = opt.step({loss})) ...;   // one program: updates + the loss
+//   // or, the three at once: if (auto e = opt.minimize(loss)) ...;
 //
 // Parameters. C++ has no reflection to walk attributes as the seed's
 // parameters() does, so a Module registers its parameters and submodules,
@@ -144,6 +145,9 @@ public:
   /// Updates every parameter from its grad(); `extra` tensors (the loss)
   /// are realized in the same program.
   virtual llvm::Error step(llvm::ArrayRef<Tensor> extra = {}) = 0;
+  /// One training step on `loss`: zeroGrad(), `loss.backward(params())`,
+  /// then step({loss}) (the loss realized with the updates).
+  llvm::Error minimize(const Tensor &loss);
 
   const std::vector<Tensor> &params() const { return ps; }
 
