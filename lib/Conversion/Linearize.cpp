@@ -676,17 +676,20 @@ void Emitter::findOuterVectorization() {
     lanes = opts.getVector();
   if (lanes <= 1)
     return;
-  // Buffers the kernel reads: storing to them in a jammed loop could change
-  // what a later iteration reads, unless each element read is the element
-  // one store writes (a reduce tile continuing each output element's
-  // reduction from what its block before stored), and the elements of
-  // different stores are more than a jam of lanes apart: each lane then
-  // reads and writes only its own elements.
-  std::map<int64_t, llvm::SetVector<Value>> loadedAt, storedAt; // slot -> indices
+  // Memory a jammed loop both stores to and reads: the jam could change what
+  // a later iteration reads, unless each element read is the element one
+  // store writes (a reduce tile continuing each output element's reduction
+  // from what its block before stored; a loop program rescaling its
+  // accumulator row in place), and the elements of different stores are
+  // more than a jam of lanes apart: each lane then reads and writes only its
+  // own elements. For a buffer the reads and writes are the kernel's (kept
+  // conservative); for an alloc shared by the lanes, those inside the loop
+  // (the jam reorders nothing outside it).
   auto indexOf = [](Value ptr) -> Value {
     auto index = ptr.getDefiningOp<IndexOp>();
     return index && index.getIndices().size() == 1 ? index.getIndices()[0] : Value();
   };
+  std::map<int64_t, llvm::SetVector<Value>> loadedAt, storedAt; // slot -> indices
   for (Operation *op : sched.getOrder()) {
     if (!isa<LoadOp, StoreOp>(op))
       continue;
@@ -694,12 +697,10 @@ void Emitter::findOuterVectorization() {
     if (auto buf = dyn_cast_or_null<BufferOp>(rootMemory(ptr.getDefiningOp())))
       (isa<LoadOp>(op) ? loadedAt : storedAt)[buf.getSlotAttr().getInt()].insert(indexOf(ptr));
   }
-  auto storeUnsafe = [&](BufferOp buf, Operation *range) {
-    int64_t slot = buf.getSlotAttr().getInt();
-    auto it = loadedAt.find(slot);
-    if (it == loadedAt.end())
+  auto accessesUnsafe = [&](const llvm::SetVector<Value> &reads,
+                            const llvm::SetVector<Value> &writes, Operation *range) {
+    if (reads.empty())
       return false;
-    const llvm::SetVector<Value> &reads = it->second, &writes = storedAt[slot];
     if (reads.size() != writes.size() ||
         llvm::any_of(reads, [&](Value v) { return !v || !writes.contains(v); }))
       return true;
@@ -726,6 +727,30 @@ void Emitter::findOuterVectorization() {
       }
     return false;
   };
+  auto storeUnsafe = [&](BufferOp buf, Operation *range) {
+    int64_t slot = buf.getSlotAttr().getInt();
+    auto it = loadedAt.find(slot);
+    if (it == loadedAt.end())
+      return false;
+    return accessesUnsafe(it->second, storedAt[slot], range);
+  };
+  auto sharedAllocStoreUnsafe = [&](AllocOp alloc, Operation *range) {
+    llvm::SetVector<Value> reads, writes;
+    for (Operation *op : sched.getOrder()) {
+      if (!isa<LoadOp, StoreOp>(op) || !llvm::is_contained(sched.getTarget(op), range))
+        continue;
+      Value ptr = op->getOperand(0);
+      if (rootMemory(ptr.getDefiningOp()) == alloc.getOperation())
+        (isa<LoadOp>(op) ? reads : writes).insert(indexOf(ptr));
+    }
+    // Every lane stores its own element.
+    return llvm::any_of(writes,
+                        [&](Value v) {
+                          auto f = v ? linearForm(v) : std::nullopt;
+                          return !f || f->lookup(range) == 0;
+                        }) ||
+           accessesUnsafe(reads, writes, range);
+  };
   // Safety depends only on the loop: decide it once per loop, not per load.
   DenseMap<Operation *, bool> safeLoops;
   auto checkSafe = [&](Operation *range) {
@@ -740,8 +765,9 @@ void Emitter::findOuterVectorization() {
       if (auto st = dyn_cast<StoreOp>(op)) {
         Operation *mem = rootMemory(st.getPtr().getDefiningOp());
         if (auto alloc = dyn_cast_or_null<AllocOp>(mem)) {
-          if (!llvm::is_contained(sched.getTarget(alloc), range))
-            return false; // shared by the lanes
+          if (!llvm::is_contained(sched.getTarget(alloc), range) &&
+              sharedAllocStoreUnsafe(alloc, range))
+            return false; // shared by the lanes, and read back in the loop
         } else if (auto buf = dyn_cast_or_null<BufferOp>(mem)) {
           if (storeUnsafe(buf, range))
             return false;

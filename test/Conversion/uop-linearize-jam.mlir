@@ -169,6 +169,7 @@ func.func @no_divide() -> !uop.void attributes {uop.opts = #uop.opts<vector = 24
 // CHECK-COUNT-1: memref.alloca() : memref<1xf32>
 // CHECK-NOT: memref.alloca
 // CHECK-NOT: llvm.loop_annotation
+// CHECK: return
 func.func @in_place() -> !uop.void attributes {uop.opts = #uop.opts<vector = 16>} {
   %c64 = uop.const 64 : i32
   %c0 = uop.const 0 : i32
@@ -197,5 +198,177 @@ func.func @in_place() -> !uop.void attributes {uop.opts = #uop.opts<vector = 16>
   %st = uop.store %po, %res : !uop.ptr<f32, global>
   %endj = uop.end %st, %j : !uop.void
   %sink = uop.sink(%endj : !uop.void)
+  return %sink : !uop.void
+}
+
+// -----
+
+// A per-thread alloc shared by the lanes (a loop program's score block) may
+// take the lanes' stores when the loop reads nothing of it back: each lane
+// stores its own element, a vector.store into the alloca.
+// CHECK-LABEL: func.func @shared_alloc
+// CHECK: memref.alloca() : memref<1xvector<16xf32>>
+// CHECK: arith.addf {{.*}} fastmath<reassoc,contract> : vector<16xf32>
+// CHECK: } {llvm.loop_annotation = #{{.*}}}
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<4096xf32>, vector<16xf32>
+func.func @shared_alloc() -> !uop.void attributes {uop.opts = #uop.opts<vector = 16>} {
+  %c64 = uop.const 64 : i32
+  %c4096 = uop.const 4096 : i32
+  %c0 = uop.const 0 : i32
+  %zero = uop.const 0.0 : f32
+  %C = uop.buffer 2 : memref<4096xf32, #uop.addrspace<global>>
+  %A = uop.buffer 0 : memref<4096xf32, #uop.addrspace<global>>
+  %B = uop.buffer 1 : memref<4096xf32, #uop.addrspace<global>>
+  %S = uop.alloc 1 : memref<4096xf32, #uop.addrspace<local>>
+  %i = uop.range %c64 idx 0 <loop>
+  %j = uop.range %c64 idx 1 <loop>
+  %k = uop.range %c64 idx 2 <loop>
+  %iK = uop.mul %i, %c64 : i32
+  %ij = uop.add %iK, %j : i32
+  %ps = uop.index %S[%ij] : memref<4096xf32, #uop.addrspace<local>>
+  %acc = uop.alloc 0 : memref<1xf32, #uop.addrspace<local>>
+  %acc_ij = uop.after %acc, %i, %j : memref<1xf32, #uop.addrspace<local>>, i32, i32
+  %p0 = uop.index %acc_ij[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %init = uop.store %p0, %zero : !uop.ptr<f32, local>
+  %acc_k = uop.after %acc_ij, %init, %k : memref<1xf32, #uop.addrspace<local>>, !uop.void, i32
+  %pk = uop.index %acc_k[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %old = uop.load %pk : !uop.ptr<f32, local>
+  %ik = uop.add %iK, %k : i32
+  %pa = uop.index %A[%ik] : memref<4096xf32, #uop.addrspace<global>>
+  %a = uop.load %pa : !uop.ptr<f32, global>
+  %kM = uop.mul %k, %c64 : i32
+  %kj = uop.add %kM, %j : i32
+  %pb = uop.index %B[%kj] : memref<4096xf32, #uop.addrspace<global>>
+  %b = uop.load %pb : !uop.ptr<f32, global>
+  %ab = uop.mul %a, %b : f32
+  %sum = uop.add %old, %ab : f32
+  %upd = uop.store %pk, %sum : !uop.ptr<f32, local>
+  %endk = uop.end %upd, %k : !uop.void
+  %acc_done = uop.after %acc_ij, %endk : memref<1xf32, #uop.addrspace<local>>, !uop.void
+  %pd = uop.index %acc_done[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %res = uop.load %pd : !uop.ptr<f32, local>
+  %st = uop.store %ps, %res : !uop.ptr<f32, local>
+  %endij = uop.end %st, %i, %j : !uop.void
+  %t = uop.range %c4096 idx 3 <loop>
+  %S_done = uop.after %S, %endij : memref<4096xf32, #uop.addrspace<local>>, !uop.void
+  %pst = uop.index %S_done[%t] : memref<4096xf32, #uop.addrspace<local>>
+  %v = uop.load %pst : !uop.ptr<f32, local>
+  %pc = uop.index %C[%t] : memref<4096xf32, #uop.addrspace<global>>
+  %stc = uop.store %pc, %v : !uop.ptr<f32, global>
+  %endt = uop.end %stc, %t : !uop.void
+  %sink = uop.sink(%endt : !uop.void)
+  return %sink : !uop.void
+}
+
+// -----
+
+// The same alloc read back in the loop at the element the lane stores (an
+// accumulator row rescaled in place, as online attention's o): still each
+// lane's own element, so the lanes apply; the read is a vector.load. (An
+// alloc used only inside the lanes would be private to them, one vector an
+// element: the copy-out loop keeps it shared.)
+// CHECK-LABEL: func.func @shared_alloc_in_place
+// CHECK: memref.alloca() : memref<1xvector<16xf32>>
+// CHECK: vector.load %{{.*}}[%{{.*}}] : memref<4096xf32>, vector<16xf32>
+// CHECK: } {llvm.loop_annotation = #{{.*}}}
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<4096xf32>, vector<16xf32>
+func.func @shared_alloc_in_place() -> !uop.void attributes {uop.opts = #uop.opts<vector = 16>} {
+  %c64 = uop.const 64 : i32
+  %c4096 = uop.const 4096 : i32
+  %c0 = uop.const 0 : i32
+  %half = uop.const 0.5 : f32
+  %C = uop.buffer 2 : memref<4096xf32, #uop.addrspace<global>>
+  %B = uop.buffer 1 : memref<4096xf32, #uop.addrspace<global>>
+  %O = uop.alloc 1 : memref<4096xf32, #uop.addrspace<local>>
+  %i = uop.range %c64 idx 0 <loop>
+  %j = uop.range %c64 idx 1 <loop>
+  %k = uop.range %c64 idx 2 <loop>
+  %iK = uop.mul %i, %c64 : i32
+  %ij = uop.add %iK, %j : i32
+  %po = uop.index %O[%ij] : memref<4096xf32, #uop.addrspace<local>>
+  %o = uop.load %po : !uop.ptr<f32, local>
+  %oh = uop.mul %o, %half : f32
+  %acc = uop.alloc 0 : memref<1xf32, #uop.addrspace<local>>
+  %acc_ij = uop.after %acc, %i, %j : memref<1xf32, #uop.addrspace<local>>, i32, i32
+  %p0 = uop.index %acc_ij[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %init = uop.store %p0, %oh : !uop.ptr<f32, local>
+  %acc_k = uop.after %acc_ij, %init, %k : memref<1xf32, #uop.addrspace<local>>, !uop.void, i32
+  %pk = uop.index %acc_k[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %old = uop.load %pk : !uop.ptr<f32, local>
+  %kM = uop.mul %k, %c64 : i32
+  %kj = uop.add %kM, %j : i32
+  %pb = uop.index %B[%kj] : memref<4096xf32, #uop.addrspace<global>>
+  %b = uop.load %pb : !uop.ptr<f32, global>
+  %sum = uop.add %old, %b : f32
+  %upd = uop.store %pk, %sum : !uop.ptr<f32, local>
+  %endk = uop.end %upd, %k : !uop.void
+  %acc_done = uop.after %acc_ij, %endk : memref<1xf32, #uop.addrspace<local>>, !uop.void
+  %pd = uop.index %acc_done[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %res = uop.load %pd : !uop.ptr<f32, local>
+  %st = uop.store %po, %res : !uop.ptr<f32, local>
+  %endij = uop.end %st, %i, %j : !uop.void
+  %t = uop.range %c4096 idx 3 <loop>
+  %O_done = uop.after %O, %endij : memref<4096xf32, #uop.addrspace<local>>, !uop.void
+  %pot = uop.index %O_done[%t] : memref<4096xf32, #uop.addrspace<local>>
+  %v = uop.load %pot : !uop.ptr<f32, local>
+  %pc = uop.index %C[%t] : memref<4096xf32, #uop.addrspace<global>>
+  %stc = uop.store %pc, %v : !uop.ptr<f32, global>
+  %endt = uop.end %stc, %t : !uop.void
+  %sink = uop.sink(%endt : !uop.void)
+  return %sink : !uop.void
+}
+
+// -----
+
+// Not when the loop reads the shared alloc at another element than it
+// stores (lane l would read what lane l+1 of the same vector stores).
+// CHECK-LABEL: func.func @shared_alloc_neighbour
+// CHECK-NOT: vector<
+// CHECK-NOT: llvm.loop_annotation
+// CHECK: return
+func.func @shared_alloc_neighbour() -> !uop.void attributes {uop.opts = #uop.opts<vector = 16>} {
+  %c64 = uop.const 64 : i32
+  %c4096 = uop.const 4096 : i32
+  %c0 = uop.const 0 : i32
+  %c1 = uop.const 1 : i32
+  %C = uop.buffer 2 : memref<4096xf32, #uop.addrspace<global>>
+  %B = uop.buffer 1 : memref<4096xf32, #uop.addrspace<global>>
+  %O = uop.alloc 1 : memref<4160xf32, #uop.addrspace<local>>
+  %i = uop.range %c64 idx 0 <loop>
+  %j = uop.range %c64 idx 1 <loop>
+  %k = uop.range %c64 idx 2 <loop>
+  %iK = uop.mul %i, %c64 : i32
+  %ij = uop.add %iK, %j : i32
+  %ij1 = uop.add %ij, %c1 : i32
+  %po = uop.index %O[%ij] : memref<4160xf32, #uop.addrspace<local>>
+  %pn = uop.index %O[%ij1] : memref<4160xf32, #uop.addrspace<local>>
+  %n = uop.load %pn : !uop.ptr<f32, local>
+  %acc = uop.alloc 0 : memref<1xf32, #uop.addrspace<local>>
+  %acc_ij = uop.after %acc, %i, %j : memref<1xf32, #uop.addrspace<local>>, i32, i32
+  %p0 = uop.index %acc_ij[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %init = uop.store %p0, %n : !uop.ptr<f32, local>
+  %acc_k = uop.after %acc_ij, %init, %k : memref<1xf32, #uop.addrspace<local>>, !uop.void, i32
+  %pk = uop.index %acc_k[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %old = uop.load %pk : !uop.ptr<f32, local>
+  %kM = uop.mul %k, %c64 : i32
+  %kj = uop.add %kM, %j : i32
+  %pb = uop.index %B[%kj] : memref<4096xf32, #uop.addrspace<global>>
+  %b = uop.load %pb : !uop.ptr<f32, global>
+  %sum = uop.add %old, %b : f32
+  %upd = uop.store %pk, %sum : !uop.ptr<f32, local>
+  %endk = uop.end %upd, %k : !uop.void
+  %acc_done = uop.after %acc_ij, %endk : memref<1xf32, #uop.addrspace<local>>, !uop.void
+  %pd = uop.index %acc_done[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %res = uop.load %pd : !uop.ptr<f32, local>
+  %st = uop.store %po, %res : !uop.ptr<f32, local>
+  %endij = uop.end %st, %i, %j : !uop.void
+  %t = uop.range %c4096 idx 3 <loop>
+  %O_done = uop.after %O, %endij : memref<4160xf32, #uop.addrspace<local>>, !uop.void
+  %pot = uop.index %O_done[%t] : memref<4160xf32, #uop.addrspace<local>>
+  %v = uop.load %pot : !uop.ptr<f32, local>
+  %pc = uop.index %C[%t] : memref<4096xf32, #uop.addrspace<global>>
+  %stc = uop.store %pc, %v : !uop.ptr<f32, global>
+  %endt = uop.end %stc, %t : !uop.void
+  %sink = uop.sink(%endt : !uop.void)
   return %sink : !uop.void
 }
