@@ -212,6 +212,7 @@ planProgram(ModuleOp module, rt::HostPlan::Form form, function_ref<void(OpPassMa
     return failure();
   plan.args = std::move(*slots);
   plan.kernels.push_back({"main", 1});
+  plan.kernels.back().opts = printOpts(main); // a loop program's own (vector lanes)
   plan.numLaunches = 1;
   return plan;
 }
