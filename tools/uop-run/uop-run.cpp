@@ -22,12 +22,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/ExecutionEngine/ExecutionEngine.h"
+#include "Uop/IR/UopAttrs.h"
 #include "Uop/IR/UopDialect.h"
 #include "Uop/Runtime/Runtime.h"
 #include "Uop/Support/LargeStack.h"
 #include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
 
+#include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -85,6 +87,12 @@ static cl::opt<double> searchSeconds(cl::cat(toolOptions), "search-seconds",
 static cl::opt<bool> profile(cl::cat(toolOptions), "profile",
                              cl::desc("After the run, print one line per kernel: launches, "
                                       "time, GFLOP/s, GB/s and its opts (CPU)"));
+static cl::opt<std::string>
+    optsText(cl::cat(toolOptions), "opts",
+             cl::desc("#uop.opts<...> to set on @main: a loop program's own opts (e.g. "
+                      "'#uop.opts<vector = 16>', its register tiles' vector lanes), or a shaped "
+                      "program's function-level override, which every kernel then takes"),
+             cl::value_desc("attribute"));
 static cl::opt<bool> unchecked(cl::cat(toolOptions), "unchecked",
                                cl::desc("No run-time checks of the indices and divisors the bounds "
                                         "analysis does not prove safe (out of bounds and division "
@@ -168,6 +176,15 @@ static int runMain(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = mlir::uop::parseProgram(sourceMgr, &context);
   if (!module)
     return 1;
+  if (optsText.getNumOccurrences()) {
+    auto opts = dyn_cast_or_null<mlir::uop::OptsAttr>(mlir::parseAttribute(optsText, &context));
+    if (!opts)
+      fail("--opts: '" + optsText + "' is not a #uop.opts<...> attribute");
+    auto main = module->lookupSymbol<func::FuncOp>("main");
+    if (!main)
+      fail("--opts: the program has no func.func @main");
+    main->setAttr(mlir::uop::kOptsAttrName, opts);
+  }
   auto compiled = mlir::uop::compileProgram(*module, options);
   if (failed(compiled))
     return 1;
