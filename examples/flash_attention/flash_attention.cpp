@@ -14,10 +14,11 @@
 //  4. blocked: the same online softmax with 8 queries per thread
 //     (online_attention_blocked.uir), so that each K and V row read serves
 //     8 queries and their 8 update chains overlap;
-//  5. tiled: the online softmax over blocks of 64 keys for blocks of 8
+//  5. tiled: the online softmax over blocks of 64 keys for blocks of 32
 //     queries (online_attention_tiled.uir), FlashAttention's tiling: each
-//     key block is a dense score loop, a softmax update over the block and
-//     a dense P V loop, all of which LLVM vectorizes (D = 64 only).
+//     key block is a score product, a softmax update over the block and a
+//     P V product, the two products register tiles in the host's vector
+//     lanes (#uop.opts<vector = W> on the program; D = 64 only).
 //
 // Each is checked against numpy (run as a process, which also times it) and
 // timed, best of --reps runs, in one table with the host CPU. The times are
@@ -37,6 +38,7 @@
 #include "Uop/Runtime/Npy.h"
 #include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
+#include "Uop/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -283,12 +285,12 @@ static llvm::Expected<WayResult> runTensorWay(bool fuse, llvm::StringRef opts,
   return r;
 }
 
-/// The queries per thread of online_attention_blocked.uir and
-/// online_attention_tiled.uir.
+/// The queries per thread of online_attention_blocked.uir.
 static constexpr int64_t kBlockedQueries = 8;
-/// The keys per block of online_attention_tiled.uir, and the one head
-/// dimension it is written for.
-static constexpr int64_t kTiledKeys = 64, kTiledD = 64;
+/// The queries per thread and keys per block of online_attention_tiled.uir,
+/// and the one head dimension it is written for (online_attention_tiled.py's
+/// R, KB and D).
+static constexpr int64_t kTiledQueries = 32, kTiledKeys = 64, kTiledD = 64;
 
 /// Which loop program runs the online softmax.
 enum class OnlineWay { Plain, Blocked, Tiled };
@@ -306,9 +308,11 @@ static std::string onlineUnfit(OnlineWay way, int64_t n, int64_t d) {
 }
 
 /// online_attention.uir (or online_attention_blocked.uir, _tiled.uir) for N
-/// and D: its tokens 1024, 64, 65536 (blocked: and 128 = N/8, 512 = 8*D;
-/// tiled, where D is 64: 65536, 128 = N/8 and 16 = N/64) and its scale
-/// replaced (each is written for N=1024, D=64).
+/// and D: its tokens 1024, 64, 65536 (blocked: and 128 = N/8, 512 = 8*D)
+/// and its scale replaced (each is written for N=1024, D=64). The tiled
+/// program, where D is 64 and many constants are multiples of its tiles,
+/// has one token, 65536 = N*D, and the counts of its ranges %i (N/32) and
+/// %jb (N/64) are replaced on their own lines.
 static llvm::Expected<std::string> instantiateOnline(const std::string &path, int64_t n, int64_t d,
                                                      OnlineWay way) {
   auto file = llvm::MemoryBuffer::getFile(path);
@@ -324,16 +328,25 @@ static llvm::Expected<std::string> instantiateOnline(const std::string &path, in
     tokens["128"] = std::to_string(n / kBlockedQueries);
     tokens["512"] = std::to_string(kBlockedQueries * d);
   }
+  std::map<std::string, int64_t> rangeCounts;
   if (way == OnlineWay::Tiled) {
-    tokens["128"] = std::to_string(n / kBlockedQueries);
-    tokens["16"] = std::to_string(n / kTiledKeys);
+    tokens = {{"65536", std::to_string(n * d)}};
+    rangeCounts = {{"%i", n / kTiledQueries}, {"%jb", n / kTiledKeys}};
   }
+  std::regex rangeLine(R"(^(%[A-Za-z_][A-Za-z0-9_]*) = range [0-9]+( :.*)$)");
   std::string result;
   std::regex number(R"([0-9][0-9.]*)");
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef((*file)->getBuffer()).split(lines, '\n');
   for (llvm::StringRef line : lines) {
     std::string l = line.str();
+    std::smatch m;
+    if (std::regex_match(l, m, rangeLine)) {
+      if (auto it = rangeCounts.find(m[1].str()); it != rangeCounts.end()) {
+        result += m[1].str() + " = range " + std::to_string(it->second) + m[2].str() + "\n";
+        continue;
+      }
+    }
     if (!line.ltrim().starts_with("#")) {
       // One pass over the tokens, so that replacements are never replaced again.
       std::string out;
@@ -371,13 +384,25 @@ static llvm::Expected<WayResult> runOnline(const std::string &uirPath, int64_t n
   mlir::OwningOpRef<mlir::ModuleOp> module = parse(context, *text, uirPath, diagnostics);
   if (!module)
     return makeError(diagnostics);
-  // As written: the query axis is the program's thread range, no other opts.
+  // As written: the query axis is the program's thread range. The tiled
+  // program's register tiles take the host's vector lanes (two vectors of
+  // f32, as uop-hand-opt's gemm tile); the others have no opts.
+  if (way == OnlineWay::Tiled) {
+    auto main = module->lookupSymbol<mlir::func::FuncOp>("main");
+    if (!main)
+      return makeError(uirPath + ": no @main");
+    main->setAttr(
+        "uop.opts",
+        mlir::parseAttribute(
+            "#uop.opts<vector = " + std::to_string(mlir::uop::getHostTileLanes()) + ">", &context));
+  }
   llvm::Expected<WayResult> r =
       runCompiled(*module, mlir::uop::CompileOptions(), diagnostics, q, k, v, reps);
   if (r)
     r->notes += " (" + llvm::sys::path::filename(uirPath).str() + ": one pass over the keys" +
                 (way == OnlineWay::Blocked ? ", 8 queries per thread)"
-                 : way == OnlineWay::Tiled ? ", blocks of 64 keys for 8 queries per thread)"
+                 : way == OnlineWay::Tiled ? ", blocks of 64 keys for 32 queries per thread, "
+                                             "register tiles in vector lanes)"
                                            : ")");
   return r;
 }
@@ -406,7 +431,7 @@ int main(int argc, char **argv) {
       .add("uir-blocked", &uirBlocked,
            "the blocked online loop program, 8 queries per thread (written for N=1024, D=64)")
       .add("uir-tiled", &uirTiled,
-           "the tiled online loop program, 64 keys a block for 8 queries per thread (written for "
+           "the tiled online loop program, 64 keys a block for 32 queries per thread (written for "
            "N=1024, D=64)");
   if (llvm::Error e = flags.parse(argc, argv))
     return reportError("flash_attention", std::move(e));
