@@ -26,6 +26,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <map>
+#include <numeric>
 #include <queue>
 
 namespace mlir::uop {
@@ -656,6 +657,68 @@ static std::optional<llvm::SmallDenseMap<Operation *, int64_t>> linearForm(Value
   return std::nullopt;
 }
 
+/// Whether `v` changes with a range `inLanes` holds (through its operands:
+/// an `after` of such a range stands for memory the loop writes).
+static bool dependsOnLanes(Value v, function_ref<bool(Operation *)> inLanes) {
+  llvm::SmallPtrSet<Operation *, 32> seen;
+  SmallVector<Operation *> work;
+  if (Operation *d = v.getDefiningOp())
+    work.push_back(d);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (!seen.insert(op).second)
+      continue;
+    if (isa<RangeOp>(op) && inLanes(op))
+      return true;
+    for (Value x : op->getOperands())
+      if (Operation *d = x.getDefiningOp())
+        work.push_back(d);
+  }
+  return false;
+}
+
+/// linearForm over the ranges for the vector lanes `lanes`, where an op
+/// that is not linear and does not change with the lanes is a term of its
+/// own (a ragged upcast's clamped row); none if a loop inside the lanes
+/// (`inLanes`, but not `lanes`), or the lanes non-linearly, change `v`.
+static std::optional<llvm::SmallDenseMap<Operation *, int64_t>>
+laneForm(Value v, Operation *lanes, function_ref<bool(Operation *)> inLanes, int depth = 0) {
+  using Form = llvm::SmallDenseMap<Operation *, int64_t>;
+  Operation *op = v.getDefiningOp();
+  if (!op || depth > 32)
+    return std::nullopt;
+  APInt c;
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return Form{{nullptr, c.getSExtValue()}};
+  if (isa<RangeOp>(op)) {
+    if (op != lanes && inLanes(op))
+      return std::nullopt; // a loop inside the lanes
+    return Form{{op, 1}};
+  }
+  if (isa<AddOp>(op)) {
+    auto a = laneForm(op->getOperand(0), lanes, inLanes, depth + 1);
+    auto b = laneForm(op->getOperand(1), lanes, inLanes, depth + 1);
+    if (!a || !b)
+      return std::nullopt;
+    for (auto &[k, x] : *b)
+      (*a)[k] += x;
+    return a;
+  }
+  if (isa<MulOp>(op))
+    for (unsigned i = 0; i < 2; ++i)
+      if (matchPattern(op->getOperand(i), m_ConstantInt(&c))) {
+        auto f = laneForm(op->getOperand(1 - i), lanes, inLanes, depth + 1);
+        if (!f)
+          return std::nullopt;
+        for (auto &[k, x] : *f)
+          x *= c.getSExtValue();
+        return f;
+      }
+  if (dependsOnLanes(v, inLanes))
+    return std::nullopt;
+  return Form{{op, 1}};
+}
+
 /// `#uop.opts<vector = W>`: the loop around a reduction whose iterations
 /// walk memory contiguously while the reduction strides it (gemm's j loop
 /// over B[k*N + j]) becomes W vector lanes. LLVM vectorizes no outer loops,
@@ -734,6 +797,55 @@ void Emitter::findOuterVectorization() {
       return false;
     return accessesUnsafe(it->second, storedAt[slot], range);
   };
+  // The lanes `range` and the loops inside it.
+  auto laneForm = [&](Value v, Operation *range) {
+    return ::laneForm(v, range, [&](Operation *r) {
+      return r == range || llvm::is_contained(sched.getTarget(r), range);
+    });
+  };
+  // The jam runs lane l's iterations of the loop's body beside lane l+1's,
+  // so two lanes' stores to one element could land in the other order. Each
+  // store in the loop must therefore move with the lanes, a step of a
+  // elements a lane, by an index whose other terms neither the lanes nor
+  // the loops inside them change (terms that are not linear, such as a
+  // ragged upcast's clamped row, are kept as terms of their own), and two
+  // stores to one memory must be apart by a multiple of at least W*a
+  // elements, or the same element in the same lane.
+  auto writesUnsafe = [&](Value memory, Operation *range) {
+    SmallVector<llvm::SmallDenseMap<Operation *, int64_t>> forms;
+    for (Operation *op : sched.getOrder()) {
+      auto st = dyn_cast<StoreOp>(op);
+      if (!st || !llvm::is_contained(sched.getTarget(op), range))
+        continue;
+      Operation *mem = rootMemory(st.getPtr().getDefiningOp());
+      auto buf = dyn_cast_or_null<BufferOp>(mem), want = memory.getDefiningOp<BufferOp>();
+      bool same = mem == memory.getDefiningOp() ||
+                  (buf && want && buf.getSlotAttr().getInt() == want.getSlotAttr().getInt());
+      if (!same)
+        continue;
+      Value idx = indexOf(st.getPtr());
+      auto f = idx ? laneForm(idx, range) : std::nullopt;
+      if (!f || f->lookup(range) == 0)
+        return true;
+      forms.push_back(std::move(*f));
+    }
+    for (size_t a = 0; a < forms.size(); ++a)
+      for (size_t c = a + 1; c < forms.size(); ++c) {
+        int64_t step = std::abs(forms[a].lookup(range));
+        if (std::abs(forms[c].lookup(range)) != step)
+          return true;
+        uint64_t g = 0;
+        auto gcdWith = [&](int64_t x) { g = std::gcd(g, uint64_t(std::abs(x))); };
+        for (auto &[k, x] : forms[a])
+          gcdWith(x - forms[c].lookup(k));
+        for (auto &[k, x] : forms[c])
+          if (!forms[a].count(k))
+            gcdWith(x);
+        if (g != 0 && g < uint64_t(lanes * step))
+          return true;
+      }
+    return false;
+  };
   auto sharedAllocStoreUnsafe = [&](AllocOp alloc, Operation *range) {
     llvm::SetVector<Value> reads, writes;
     for (Operation *op : sched.getOrder()) {
@@ -743,13 +855,7 @@ void Emitter::findOuterVectorization() {
       if (rootMemory(ptr.getDefiningOp()) == alloc.getOperation())
         (isa<LoadOp>(op) ? reads : writes).insert(indexOf(ptr));
     }
-    // Every lane stores its own element.
-    return llvm::any_of(writes,
-                        [&](Value v) {
-                          auto f = v ? linearForm(v) : std::nullopt;
-                          return !f || f->lookup(range) == 0;
-                        }) ||
-           accessesUnsafe(reads, writes, range);
+    return writesUnsafe(alloc.getResult(), range) || accessesUnsafe(reads, writes, range);
   };
   // Safety depends only on the loop: decide it once per loop, not per load.
   DenseMap<Operation *, bool> safeLoops;
@@ -769,7 +875,7 @@ void Emitter::findOuterVectorization() {
               sharedAllocStoreUnsafe(alloc, range))
             return false; // shared by the lanes, and read back in the loop
         } else if (auto buf = dyn_cast_or_null<BufferOp>(mem)) {
-          if (storeUnsafe(buf, range))
+          if (storeUnsafe(buf, range) || writesUnsafe(buf.getResult(), range))
             return false;
         } else {
           return false;

@@ -372,3 +372,88 @@ func.func @shared_alloc_neighbour() -> !uop.void attributes {uop.opts = #uop.opt
   %sink = uop.sink(%endt : !uop.void)
   return %sink : !uop.void
 }
+
+// -----
+
+// Not when two stores in the loop can hit one element from different
+// lanes (S[ij] of lane l+1 is S[ij + 1] of lane l): the jam would order
+// those two stores the other way round.
+// CHECK-LABEL: func.func @shared_alloc_two_stores
+// CHECK-NOT: vector<
+// CHECK-NOT: llvm.loop_annotation
+// CHECK: return
+func.func @shared_alloc_two_stores() -> !uop.void attributes {uop.opts = #uop.opts<vector = 16>} {
+  %c64 = uop.const 64 : i32
+  %c4096 = uop.const 4096 : i32
+  %c0 = uop.const 0 : i32
+  %c1 = uop.const 1 : i32
+  %zero = uop.const 0.0 : f32
+  %C = uop.buffer 2 : memref<4096xf32, #uop.addrspace<global>>
+  %B = uop.buffer 1 : memref<4096xf32, #uop.addrspace<global>>
+  %S = uop.alloc 1 : memref<4160xf32, #uop.addrspace<local>>
+  %i = uop.range %c64 idx 0 <loop>
+  %j = uop.range %c64 idx 1 <loop>
+  %k = uop.range %c64 idx 2 <loop>
+  %iK = uop.mul %i, %c64 : i32
+  %ij = uop.add %iK, %j : i32
+  %ij1 = uop.add %ij, %c1 : i32
+  %ps = uop.index %S[%ij] : memref<4160xf32, #uop.addrspace<local>>
+  %ps1 = uop.index %S[%ij1] : memref<4160xf32, #uop.addrspace<local>>
+  %acc = uop.alloc 0 : memref<1xf32, #uop.addrspace<local>>
+  %acc_ij = uop.after %acc, %i, %j : memref<1xf32, #uop.addrspace<local>>, i32, i32
+  %p0 = uop.index %acc_ij[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %init = uop.store %p0, %zero : !uop.ptr<f32, local>
+  %acc_k = uop.after %acc_ij, %init, %k : memref<1xf32, #uop.addrspace<local>>, !uop.void, i32
+  %pk = uop.index %acc_k[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %old = uop.load %pk : !uop.ptr<f32, local>
+  %kM = uop.mul %k, %c64 : i32
+  %kj = uop.add %kM, %j : i32
+  %pb = uop.index %B[%kj] : memref<4096xf32, #uop.addrspace<global>>
+  %b = uop.load %pb : !uop.ptr<f32, global>
+  %sum = uop.add %old, %b : f32
+  %upd = uop.store %pk, %sum : !uop.ptr<f32, local>
+  %endk = uop.end %upd, %k : !uop.void
+  %acc_done = uop.after %acc_ij, %endk : memref<1xf32, #uop.addrspace<local>>, !uop.void
+  %pd = uop.index %acc_done[%c0] : memref<1xf32, #uop.addrspace<local>>
+  %res = uop.load %pd : !uop.ptr<f32, local>
+  %st = uop.store %ps, %res : !uop.ptr<f32, local>
+  %st1 = uop.store %ps1, %zero : !uop.ptr<f32, local>
+  %both = uop.sink(%st, %st1 : !uop.void, !uop.void)
+  %endij = uop.end %both, %i, %j : !uop.void
+  %t = uop.range %c4096 idx 3 <loop>
+  %S_done = uop.after %S, %endij : memref<4160xf32, #uop.addrspace<local>>, !uop.void
+  %pst = uop.index %S_done[%t] : memref<4160xf32, #uop.addrspace<local>>
+  %v = uop.load %pst : !uop.ptr<f32, local>
+  %pc = uop.index %C[%t] : memref<4096xf32, #uop.addrspace<global>>
+  %stc = uop.store %pc, %v : !uop.ptr<f32, global>
+  %endt = uop.end %stc, %t : !uop.void
+  %sink = uop.sink(%endt : !uop.void)
+  return %sink : !uop.void
+}
+
+// -----
+
+// Not when a store inside the reduce loop moves with it as well as with the
+// lanes (C[j + k]: lane l at k+1 and lane l+1 at k write one element), to a
+// buffer as to an alloc.
+// CHECK-LABEL: func.func @buffer_store_in_inner_loop
+// CHECK-NOT: vector<
+// CHECK-NOT: llvm.loop_annotation
+// CHECK: return
+func.func @buffer_store_in_inner_loop() -> !uop.void attributes {uop.opts = #uop.opts<vector = 16>} {
+  %c64 = uop.const 64 : i32
+  %B = uop.buffer 1 : memref<4096xf32, #uop.addrspace<global>>
+  %C = uop.buffer 2 : memref<128xf32, #uop.addrspace<global>>
+  %j = uop.range %c64 idx 1 <loop>
+  %k = uop.range %c64 idx 2 <loop>
+  %kM = uop.mul %k, %c64 : i32
+  %kj = uop.add %kM, %j : i32
+  %pb = uop.index %B[%kj] : memref<4096xf32, #uop.addrspace<global>>
+  %b = uop.load %pb : !uop.ptr<f32, global>
+  %jk = uop.add %j, %k : i32
+  %pc = uop.index %C[%jk] : memref<128xf32, #uop.addrspace<global>>
+  %st = uop.store %pc, %b : !uop.ptr<f32, global>
+  %end = uop.end %st, %k, %j : !uop.void
+  %sink = uop.sink(%end : !uop.void)
+  return %sink : !uop.void
+}
