@@ -115,6 +115,11 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
       reduce order of every element is unchanged). With `upcast` on another
       axis this is a register tile: upcast rows x `lanes` columns of vector
       accumulators, the loads of both operands shared across the tile.
+      A loop stays serial where the lanes could change a result: a store
+      that does not move with the lanes (or moves with a loop inside them),
+      two stores whose elements two lanes could share, a read of memory the
+      loop stores to at another element than it stores. A loop program's
+      per-thread arrays may take the lanes' stores under the same rules.
       Default 1: no vector lanes.
     * `prefetch = d`: in the innermost sequential (reduce) loop of a GPU
       kernel, each global load that touches a new cache line every iteration
