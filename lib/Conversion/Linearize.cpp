@@ -623,38 +623,50 @@ void Emitter::findAddressMath() {
   }
 }
 
-/// The linear form of an i32 index expression over ranges: coefficient per
-/// range (nullptr holds the constant term); nullopt if it is not linear.
-static std::optional<llvm::SmallDenseMap<Operation *, int64_t>> linearForm(Value v, int depth = 0) {
-  using Form = llvm::SmallDenseMap<Operation *, int64_t>;
+using LinearForm = llvm::SmallDenseMap<Operation *, int64_t>;
+
+/// The form of an i32 index expression as a sum of constant multiples of
+/// terms (nullptr holds the constant term): adds and multiplies by a
+/// constant are unfolded, every other op is `leaf`'s (a form, or nullopt
+/// when the expression has none).
+static std::optional<LinearForm>
+affineForm(Value v, function_ref<std::optional<LinearForm>(Operation *)> leaf, int depth = 0) {
   Operation *op = v.getDefiningOp();
   if (!op || depth > 32)
     return std::nullopt;
   APInt c;
   if (matchPattern(v, m_ConstantInt(&c)))
-    return Form{{nullptr, c.getSExtValue()}};
-  if (isa<RangeOp>(op))
-    return Form{{op, 1}};
+    return LinearForm{{nullptr, c.getSExtValue()}};
   if (isa<AddOp>(op)) {
-    auto a = linearForm(op->getOperand(0), depth + 1), b = linearForm(op->getOperand(1), depth + 1);
+    auto a = affineForm(op->getOperand(0), leaf, depth + 1);
+    auto b = affineForm(op->getOperand(1), leaf, depth + 1);
     if (!a || !b)
       return std::nullopt;
     for (auto &[k, x] : *b)
       (*a)[k] += x;
     return a;
   }
-  if (isa<MulOp>(op)) {
+  if (isa<MulOp>(op))
     for (unsigned i = 0; i < 2; ++i)
       if (matchPattern(op->getOperand(i), m_ConstantInt(&c))) {
-        auto f = linearForm(op->getOperand(1 - i), depth + 1);
+        auto f = affineForm(op->getOperand(1 - i), leaf, depth + 1);
         if (!f)
           return std::nullopt;
         for (auto &[k, x] : *f)
           x *= c.getSExtValue();
         return f;
       }
-  }
-  return std::nullopt;
+  return leaf(op);
+}
+
+/// The linear form of an i32 index expression over ranges: coefficient per
+/// range (nullptr holds the constant term); nullopt if it is not linear.
+static std::optional<LinearForm> linearForm(Value v) {
+  return affineForm(v, [](Operation *op) -> std::optional<LinearForm> {
+    if (isa<RangeOp>(op))
+      return LinearForm{{op, 1}};
+    return std::nullopt;
+  });
 }
 
 /// Whether `v` changes with a range `inLanes` holds (through its operands:
@@ -681,42 +693,18 @@ static bool dependsOnLanes(Value v, function_ref<bool(Operation *)> inLanes) {
 /// that is not linear and does not change with the lanes is a term of its
 /// own (a ragged upcast's clamped row); none if a loop inside the lanes
 /// (`inLanes`, but not `lanes`), or the lanes non-linearly, change `v`.
-static std::optional<llvm::SmallDenseMap<Operation *, int64_t>>
-laneForm(Value v, Operation *lanes, function_ref<bool(Operation *)> inLanes, int depth = 0) {
-  using Form = llvm::SmallDenseMap<Operation *, int64_t>;
-  Operation *op = v.getDefiningOp();
-  if (!op || depth > 32)
-    return std::nullopt;
-  APInt c;
-  if (matchPattern(v, m_ConstantInt(&c)))
-    return Form{{nullptr, c.getSExtValue()}};
-  if (isa<RangeOp>(op)) {
-    if (op != lanes && inLanes(op))
-      return std::nullopt; // a loop inside the lanes
-    return Form{{op, 1}};
-  }
-  if (isa<AddOp>(op)) {
-    auto a = laneForm(op->getOperand(0), lanes, inLanes, depth + 1);
-    auto b = laneForm(op->getOperand(1), lanes, inLanes, depth + 1);
-    if (!a || !b)
+static std::optional<LinearForm> laneForm(Value v, Operation *lanes,
+                                          function_ref<bool(Operation *)> inLanes) {
+  return affineForm(v, [&](Operation *op) -> std::optional<LinearForm> {
+    if (isa<RangeOp>(op)) {
+      if (op != lanes && inLanes(op))
+        return std::nullopt; // a loop inside the lanes
+      return LinearForm{{op, 1}};
+    }
+    if (dependsOnLanes(op->getResult(0), inLanes))
       return std::nullopt;
-    for (auto &[k, x] : *b)
-      (*a)[k] += x;
-    return a;
-  }
-  if (isa<MulOp>(op))
-    for (unsigned i = 0; i < 2; ++i)
-      if (matchPattern(op->getOperand(i), m_ConstantInt(&c))) {
-        auto f = laneForm(op->getOperand(1 - i), lanes, inLanes, depth + 1);
-        if (!f)
-          return std::nullopt;
-        for (auto &[k, x] : *f)
-          x *= c.getSExtValue();
-        return f;
-      }
-  if (dependsOnLanes(v, inLanes))
-    return std::nullopt;
-  return Form{{op, 1}};
+    return LinearForm{{op, 1}};
+  });
 }
 
 /// `#uop.opts<vector = W>`: the loop around a reduction whose iterations
@@ -769,7 +757,7 @@ void Emitter::findOuterVectorization() {
       return true;
     // Each element must move with the lanes (else every lane would read
     // and write the same one).
-    SmallVector<llvm::SmallDenseMap<Operation *, int64_t>> forms;
+    SmallVector<LinearForm> forms;
     for (Value v : reads) {
       auto f = linearForm(v);
       if (!f || f->lookup(range) == 0)
@@ -812,7 +800,7 @@ void Emitter::findOuterVectorization() {
   // stores to one memory must be apart by a multiple of at least W*a
   // elements, or the same element in the same lane.
   auto writesUnsafe = [&](Value memory, Operation *range) {
-    SmallVector<llvm::SmallDenseMap<Operation *, int64_t>> forms;
+    SmallVector<LinearForm> forms;
     for (Operation *op : sched.getOrder()) {
       auto st = dyn_cast<StoreOp>(op);
       if (!st || !llvm::is_contained(sched.getTarget(op), range))
