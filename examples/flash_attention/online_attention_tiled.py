@@ -128,6 +128,34 @@ e(f"%kb = mul %jb, {KB*D}")
 e("%sj = after %s, %i, %jb")
 e("%qtd = after %qti, %init_qt, %jb")
 
+def tile(p, acc, names, scope, red, init, term, out):
+    """One register tile: accumulator %{acc}{c} (c < len(names)) for each of
+    the tile's copies, over the reduce range %{red} inside the ranges `scope`.
+    Copy c starts at init(a, c) (which emits its ops and returns a value),
+    adds term(a, c) each step and is stored by out(a, c, value) (which
+    returns the store); a = names[c] prefixes the copy's statements, p the
+    tile's (%{p}st is the sink of the stores)."""
+    st = []
+    for c, a in enumerate(names):
+        e(f"%{a}j = after %{acc}{c}, {scope}")
+        e(f"%{a}p = index %{a}j, 0")
+        e(f"%{a}z = store %{a}p, {init(a, c)}")
+        e(f"%{a}e = after %{a}j, %{a}z, %{red}")
+        e(f"%{a}q = index %{a}e, 0")
+        e(f"%{a}old = load %{a}q")
+        e(f"%{a}new = add %{a}old, {term(a, c)}")
+        e(f"%{a}st = store %{a}q, %{a}new")
+        st.append(f"%{a}st")
+    e(f"%{p}acc1 = sink {', '.join(st)}")
+    e(f"%{p}acc = end %{p}acc1, %{red}")
+    st = []
+    for c, a in enumerate(names):
+        e(f"%{a}d = after %{a}j, %{p}acc")
+        e(f"%{a}f = index %{a}d, 0")
+        e(f"%{a}res = load %{a}f")
+        st.append(out(a, c, f"%{a}res"))
+    e(f"%{p}st = sink {', '.join(st)}")
+
 # Phase 1.
 segs1 = segments(KB, U1)
 e(f"# 1. S[jj, r] = K[{KB}jb + jj] . qt[:, r], in register tiles of {U1} keys x W")
@@ -149,36 +177,20 @@ for sn, (first, groups, u) in enumerate(segs1):
     e(f"%{p}jo_s = mul %{p}jo, {u*R}")
     e(f"%{p}s0 = add %{p}jo_s, %{p}r")
     e(f"%{p}sb = add %{p}s0, {first*R}")
-    st = []
-    for c in range(u):
-        a = f"{p}a{c}"
-        e(f"%{a}j = after %a{sn}_{c}, %i, %jb, %{p}jo, %{p}r")
-        e(f"%{a}p = index %{a}j, 0")
-        e(f"%{a}z = store %{a}p, 0.0")
-        e(f"%{a}e = after %{a}j, %{a}z, %{p}e")
-        e(f"%{a}q = index %{a}e, 0")
-        e(f"%{a}old = load %{a}q")
+    def key(a, c):
         e(f"%{a}ki0 = add %{p}kbo, {c*D}")
         e(f"%{a}ki = add %{a}ki0, %{p}e")
         e(f"%{a}kp = index %K, %{a}ki")
         e(f"%{a}kv = load %{a}kp")
         e(f"%{a}qk = mul %{a}kv, %{p}qv")
-        e(f"%{a}new = add %{a}old, %{a}qk")
-        e(f"%{a}st = store %{a}q, %{a}new")
-        st.append(f"%{a}st")
-    e(f"%{p}dot1 = sink {', '.join(st)}")
-    e(f"%{p}dot = end %{p}dot1, %{p}e")
-    st = []
-    for c in range(u):
-        a = f"{p}a{c}"
-        e(f"%{a}d = after %{a}j, %{p}dot")
-        e(f"%{a}f = index %{a}d, 0")
-        e(f"%{a}sc = load %{a}f")
+        return f"%{a}qk"
+    def score(a, c, v):
         e(f"%{a}si = add %{p}sb, {c*R}")
         e(f"%{a}sp = index %sj, %{a}si")
-        e(f"%{a}ss = store %{a}sp, %{a}sc")
-        st.append(f"%{a}ss")
-    e(f"%{p}st = sink {', '.join(st)}")
+        e(f"%{a}ss = store %{a}sp, {v}")
+        return f"%{a}ss"
+    tile(p, f"a{sn}_", [f"{p}a{c}" for c in range(u)], f"%i, %jb, %{p}jo, %{p}r", f"{p}e",
+         lambda a, c: "0.0", key, score)
     e(f"%{p}done = end %{p}st, %{p}r, %{p}jo")
     ends.append(f"%{p}done")
 e(f"%scores = sink {', '.join(ends)}")
@@ -274,40 +286,26 @@ for sn, (first, groups, u) in enumerate(segs3):
     e(f"%{p}vv = load %{p}vp")
     e(f"%{p}jjR = mul %{p}jj, {R}")
     e(f"%{p}pb = add %{p}jjR, %{p}rb")
-    st = []
-    for c in range(u):
-        b = f"{p}b{c}"
-        e(f"%{b}j = after %b{sn}_{c}, %i, %jb, %{p}ro, %{p}d")
-        e(f"%{b}p = index %{b}j, 0")
-        e(f"%{b}r = add %{p}rb, {c}")
-        e(f"%{b}crp = index %crd, %{b}r")
-        e(f"%{b}cr = load %{b}crp")
-        e(f"%{b}oi = add %{p}ob, {c*D}")
-        e(f"%{b}op = index %od, %{b}oi")
-        e(f"%{b}oold = load %{b}op")
-        e(f"%{b}osc = mul %{b}oold, %{b}cr")
-        e(f"%{b}z = store %{b}p, %{b}osc")
-        e(f"%{b}e = after %{b}j, %{b}z, %{p}jj")
-        e(f"%{b}q = index %{b}e, 0")
-        e(f"%{b}old = load %{b}q")
-        e(f"%{b}pi = add %{p}pb, {c}")
-        e(f"%{b}pp = index %pd, %{b}pi")
-        e(f"%{b}pv = load %{b}pp")
-        e(f"%{b}pvv = mul %{b}pv, %{p}vv")
-        e(f"%{b}new = add %{b}old, %{b}pvv")
-        e(f"%{b}st = store %{b}q, %{b}new")
-        st.append(f"%{b}st")
-    e(f"%{p}acc1 = sink {', '.join(st)}")
-    e(f"%{p}acc = end %{p}acc1, %{p}jj")
-    st = []
-    for c in range(u):
-        b = f"{p}b{c}"
-        e(f"%{b}d = after %{b}j, %{p}acc")
-        e(f"%{b}f = index %{b}d, 0")
-        e(f"%{b}onew = load %{b}f")
-        e(f"%{b}os = store %{b}op, %{b}onew")
-        st.append(f"%{b}os")
-    e(f"%{p}st = sink {', '.join(st)}")
+    def rescaled(a, c):
+        e(f"%{a}r = add %{p}rb, {c}")
+        e(f"%{a}crp = index %crd, %{a}r")
+        e(f"%{a}cr = load %{a}crp")
+        e(f"%{a}oi = add %{p}ob, {c*D}")
+        e(f"%{a}op = index %od, %{a}oi")
+        e(f"%{a}oold = load %{a}op")
+        e(f"%{a}osc = mul %{a}oold, %{a}cr")
+        return f"%{a}osc"
+    def pv(a, c):
+        e(f"%{a}pi = add %{p}pb, {c}")
+        e(f"%{a}pp = index %pd, %{a}pi")
+        e(f"%{a}pv = load %{a}pp")
+        e(f"%{a}pvv = mul %{a}pv, %{p}vv")
+        return f"%{a}pvv"
+    def back(a, c, v):
+        e(f"%{a}os = store %{a}op, {v}")
+        return f"%{a}os"
+    tile(p, f"b{sn}_", [f"{p}b{c}" for c in range(u)], f"%i, %jb, %{p}ro, %{p}d", f"{p}jj",
+         rescaled, pv, back)
     e(f"%{p}done = end %{p}st, %{p}d, %{p}ro")
     ends.append(f"%{p}done")
 e(f"%pvdone = sink {', '.join(ends)}")
