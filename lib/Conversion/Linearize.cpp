@@ -791,6 +791,26 @@ void Emitter::findOuterVectorization() {
       return r == range || llvm::is_contained(sched.getTarget(r), range);
     });
   };
+  // The indices at which the loop `range` loads from and stores to `mem`
+  // (a buffer by its slot). A store without one index is a null Value.
+  auto accessesIn = [&](Operation *mem, Operation *range) {
+    auto slotOf = [](Operation *m) -> std::optional<int64_t> {
+      if (auto buf = dyn_cast_or_null<BufferOp>(m))
+        return buf.getSlotAttr().getInt();
+      return std::nullopt;
+    };
+    std::optional<int64_t> slot = slotOf(mem);
+    llvm::SetVector<Value> reads, writes;
+    for (Operation *op : sched.getOrder()) {
+      if (!isa<LoadOp, StoreOp>(op) || !llvm::is_contained(sched.getTarget(op), range))
+        continue;
+      Value ptr = op->getOperand(0);
+      Operation *m = rootMemory(ptr.getDefiningOp());
+      if (m == mem || (slot && slotOf(m) == slot))
+        (isa<LoadOp>(op) ? reads : writes).insert(indexOf(ptr));
+    }
+    return std::make_pair(std::move(reads), std::move(writes));
+  };
   // The jam runs lane l's iterations of the loop's body beside lane l+1's,
   // so two lanes' stores to one element could land in the other order. Each
   // store in the loop must therefore move with the lanes, a step of a
@@ -799,19 +819,9 @@ void Emitter::findOuterVectorization() {
   // ragged upcast's clamped row, are kept as terms of their own), and two
   // stores to one memory must be apart by a multiple of at least W*a
   // elements, or the same element in the same lane.
-  auto writesUnsafe = [&](Value memory, Operation *range) {
+  auto writesUnsafe = [&](const llvm::SetVector<Value> &writes, Operation *range) {
     SmallVector<LinearForm> forms;
-    for (Operation *op : sched.getOrder()) {
-      auto st = dyn_cast<StoreOp>(op);
-      if (!st || !llvm::is_contained(sched.getTarget(op), range))
-        continue;
-      Operation *mem = rootMemory(st.getPtr().getDefiningOp());
-      auto buf = dyn_cast_or_null<BufferOp>(mem), want = memory.getDefiningOp<BufferOp>();
-      bool same = mem == memory.getDefiningOp() ||
-                  (buf && want && buf.getSlotAttr().getInt() == want.getSlotAttr().getInt());
-      if (!same)
-        continue;
-      Value idx = indexOf(st.getPtr());
+    for (Value idx : writes) {
       auto f = idx ? laneForm(idx, range) : std::nullopt;
       if (!f || f->lookup(range) == 0)
         return true;
@@ -834,20 +844,10 @@ void Emitter::findOuterVectorization() {
       }
     return false;
   };
-  auto sharedAllocStoreUnsafe = [&](AllocOp alloc, Operation *range) {
-    llvm::SetVector<Value> reads, writes;
-    for (Operation *op : sched.getOrder()) {
-      if (!isa<LoadOp, StoreOp>(op) || !llvm::is_contained(sched.getTarget(op), range))
-        continue;
-      Value ptr = op->getOperand(0);
-      if (rootMemory(ptr.getDefiningOp()) == alloc.getOperation())
-        (isa<LoadOp>(op) ? reads : writes).insert(indexOf(ptr));
-    }
-    return writesUnsafe(alloc.getResult(), range) || accessesUnsafe(reads, writes, range);
-  };
   // Safety depends only on the loop: decide it once per loop, not per load.
   DenseMap<Operation *, bool> safeLoops;
   auto checkSafe = [&](Operation *range) {
+    llvm::SmallPtrSet<Operation *, 8> checkedMemory;
     for (Operation *op : sched.getOrder()) {
       if (!llvm::is_contained(sched.getTarget(op), range))
         continue;
@@ -858,16 +858,20 @@ void Emitter::findOuterVectorization() {
         return false;
       if (auto st = dyn_cast<StoreOp>(op)) {
         Operation *mem = rootMemory(st.getPtr().getDefiningOp());
-        if (auto alloc = dyn_cast_or_null<AllocOp>(mem)) {
-          if (!llvm::is_contained(sched.getTarget(alloc), range) &&
-              sharedAllocStoreUnsafe(alloc, range))
-            return false; // shared by the lanes, and read back in the loop
-        } else if (auto buf = dyn_cast_or_null<BufferOp>(mem)) {
-          if (storeUnsafe(buf, range) || writesUnsafe(buf.getResult(), range))
-            return false;
-        } else {
+        auto alloc = dyn_cast_or_null<AllocOp>(mem);
+        auto buf = dyn_cast_or_null<BufferOp>(mem);
+        if (!alloc && !buf)
           return false;
-        }
+        // Lane-private allocs are checked below; each other memory once.
+        if ((alloc && llvm::is_contained(sched.getTarget(alloc), range)) ||
+            !checkedMemory.insert(mem).second)
+          continue;
+        auto [reads, writes] = accessesIn(mem, range);
+        if (writesUnsafe(writes, range))
+          return false;
+        // A buffer's reads are the kernel's; a shared alloc's, the loop's.
+        if (buf ? storeUnsafe(buf, range) : accessesUnsafe(reads, writes, range))
+          return false;
       }
     }
     // Lane-private allocs (declared inside the lanes) hold one vector per
