@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Conversion/Passes.h"
+
+#include "LoopAccess.h"
 #include "Uop/IR/UopOps.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -31,119 +33,6 @@ namespace {
 /// The bytes of a cache line: of the GPU's L1 and L2 (128), a multiple of
 /// the CPU's (64).
 constexpr int64_t kLineBytes = 128;
-
-/// An index as `coef * iv + sum(terms) + cst`, terms loop-invariant values
-/// (by their opaque pointers, so that equal forms compare equal) with their
-/// multipliers.
-struct LinearIndex {
-  int64_t coef = 0;
-  std::map<const void *, int64_t> terms;
-  int64_t cst = 0;
-
-  void add(const LinearIndex &o, int64_t scale) {
-    coef += o.coef * scale;
-    cst += o.cst * scale;
-    for (auto [v, m] : o.terms)
-      terms[v] += m * scale;
-  }
-  /// The part that tells loads of one row apart from another: everything but
-  /// the constant.
-  SmallVector<std::pair<const void *, int64_t>> key() const {
-    SmallVector<std::pair<const void *, int64_t>> k{{nullptr, coef}};
-    for (auto [v, m] : terms)
-      if (m)
-        k.push_back({v, m});
-    return k;
-  }
-};
-
-/// The linear form of `v` in the induction variable of `loop`, or nullopt
-/// when `v` is not an affine function of it (a load, a division, ...).
-/// Recursion depth is bounded (an invariant past it is an atom): index math
-/// is a short chain.
-std::optional<LinearIndex> linearIn(Value v, scf::ForOp loop, int depth = 0) {
-  LinearIndex f;
-  APInt c;
-  if (matchPattern(v, m_ConstantInt(&c))) {
-    f.cst = c.getSExtValue();
-    return f;
-  }
-  if (v == loop.getInductionVar()) {
-    f.coef = 1;
-    return f;
-  }
-  // Index math is decomposed down to its atoms (block arguments, other
-  // ops) inside the loop and outside it alike, so that the upcast copies of
-  // one load, each with its own copy of the invariant math, compare equal.
-  Operation *op = v.getDefiningOp();
-  bool invariant = loop.isDefinedOutsideOfLoop(v);
-  auto atom = [&]() -> std::optional<LinearIndex> {
-    if (!invariant)
-      return std::nullopt;
-    f.terms[v.getAsOpaquePointer()] = 1;
-    return f;
-  };
-  if (!op || depth > 32)
-    return atom();
-  // Casts between i32 and index: linearize's index math has nsw flags, so
-  // widening keeps the form.
-  if (isa<arith::IndexCastOp, arith::ExtSIOp>(op)) {
-    if (auto a = linearIn(op->getOperand(0), loop, depth + 1))
-      return a;
-    return atom();
-  }
-  if (isa<arith::AddIOp, arith::SubIOp>(op)) {
-    auto a = linearIn(op->getOperand(0), loop, depth + 1);
-    auto b = linearIn(op->getOperand(1), loop, depth + 1);
-    if (!a || !b)
-      return atom();
-    a->add(*b, isa<arith::SubIOp>(op) ? -1 : 1);
-    return a;
-  }
-  if (isa<arith::MulIOp>(op)) {
-    for (unsigned i = 0; i < 2; ++i)
-      if (matchPattern(op->getOperand(i), m_ConstantInt(&c))) {
-        auto a = linearIn(op->getOperand(1 - i), loop, depth + 1);
-        if (!a)
-          return atom();
-        LinearIndex r;
-        r.add(*a, c.getSExtValue());
-        return r;
-      }
-  }
-  return atom();
-}
-
-/// A load of a kernel buffer directly in a loop body: its buffer, its
-/// single index, how many elements it reads.
-struct BufferLoad {
-  Operation *op;
-  Value memref, index;
-  int64_t width;
-};
-
-std::optional<BufferLoad> asBufferLoad(Operation *op) {
-  BufferLoad l{op, nullptr, nullptr, 1};
-  if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    l.memref = load.getMemref();
-    if (load.getIndices().size() != 1)
-      return std::nullopt;
-    l.index = load.getIndices()[0];
-  } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
-    l.memref = load.getBase();
-    if (load.getIndices().size() != 1 || load.getVectorType().getRank() != 1)
-      return std::nullopt;
-    l.index = load.getIndices()[0];
-    l.width = load.getVectorType().getNumElements();
-  } else {
-    return std::nullopt;
-  }
-  // Kernel buffers only: workgroup and private memory is near already.
-  if (!isa<BlockArgument>(l.memref) ||
-      !isa<func::FuncOp>(cast<BlockArgument>(l.memref).getOwner()->getParentOp()))
-    return std::nullopt;
-  return l;
-}
 
 /// Prefetches the strided buffer loads of `loop` `distance` iterations
 /// ahead.
@@ -168,15 +57,14 @@ void prefetchLoop(scf::ForOp loop, int64_t distance) {
     std::optional<BufferLoad> l = asBufferLoad(&op);
     if (!l)
       continue;
-    std::optional<LinearIndex> f = linearIn(l->index, loop);
-    auto elem = cast<MemRefType>(l->memref.getType()).getElementType();
-    int64_t elemBytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
-    if (!f || std::abs(f->coef) * *step * elemBytes < kLineBytes)
+    std::optional<LinearIndex> f = linearIndexIn(l->index, loop.getInductionVar(), loop);
+    int64_t elemBytes = l->elemBytes();
+    if (!f || std::abs(f->coefs[0]) * *step * elemBytes < kLineBytes)
       continue;
     auto key = std::make_pair(l->memref.getAsOpaquePointer(), f->key());
     auto [it, inserted] = groupOf.try_emplace(key, groups.size());
     if (inserted)
-      groups.push_back({f->coef, elemBytes, {}});
+      groups.push_back({f->coefs[0], elemBytes, {}});
     groups[it->second].loads.push_back({f->cst, *l});
   }
   if (groups.empty())

@@ -50,7 +50,7 @@ static void printAxisMap(AsmPrinter &printer, ArrayRef<int64_t> pairs) {
 
 Attribute OptsAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> upcast, tile, local;
-  int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0;
+  int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0, prefetchNext = 0;
   bool gpu = false, stash = false;
   llvm::SmallSet<StringRef, 8> seen;
   auto parseEntry = [&]() -> ParseResult {
@@ -90,9 +90,12 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(vector);
     if (key == "prefetch")
       return parser.parseInteger(prefetch);
+    if (key == "prefetch_next")
+      return parser.parseInteger(prefetchNext);
     return parser.emitError(loc, "unknown opts field '")
            << key
-           << "' (expected upcast, thread, unroll, tile, gpu, local, vector, prefetch or stash)";
+           << "' (expected upcast, thread, unroll, tile, gpu, local, vector, prefetch, stash or "
+              "prefetch_next)";
   };
   if (parser.parseLess())
     return {};
@@ -101,7 +104,7 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return {};
   }
   return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll, tile, gpu, local,
-                                     vector, prefetch, stash);
+                                     vector, prefetch, stash, prefetchNext);
 }
 
 void OptsAttr::print(AsmPrinter &printer) const {
@@ -131,13 +134,15 @@ void OptsAttr::print(AsmPrinter &printer) const {
     printer << StringRef(sep) << "prefetch = " << getPrefetch();
   if (getStash())
     printer << StringRef(sep) << "stash";
+  if (getPrefetchNext() != 0)
+    printer << StringRef(sep) << "prefetch_next = " << getPrefetchNext();
   printer << ">";
 }
 
 LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> upcast, int64_t thread, int64_t unroll,
                                ArrayRef<int64_t> tile, bool gpu, ArrayRef<int64_t> local,
-                               int64_t vector, int64_t prefetch, bool) {
+                               int64_t vector, int64_t prefetch, bool, int64_t prefetchNext) {
   auto checkMap = [&](StringRef name, ArrayRef<int64_t> pairs) -> LogicalResult {
     if (pairs.size() % 2)
       return emitError() << "opts " << name << " must hold axis/value pairs";
@@ -164,6 +169,9 @@ LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "opts vector " << vector << " must be in [1, 1024] lanes";
   if (prefetch < 0 || prefetch > 1024)
     return emitError() << "opts prefetch " << prefetch << " must be in [0, 1024] iterations";
+  if (prefetchNext < 0 || prefetchNext > (int64_t(1) << 20))
+    return emitError() << "opts prefetch_next " << prefetchNext
+                       << " must be in [0, 1048576] elements";
   return success();
 }
 
@@ -187,7 +195,7 @@ static std::map<int64_t, int64_t> axisMapOf(ArrayRef<int64_t> pairs) {
 
 OptsAttr OptsBuilder::get(MLIRContext *ctx) const {
   return OptsAttr::get(ctx, flatAxisMap(upcast), thread, unroll, flatAxisMap(tile), gpu,
-                       flatAxisMap(local), vector, prefetch, stash);
+                       flatAxisMap(local), vector, prefetch, stash, prefetchNext);
 }
 
 OptsBuilder OptsBuilder::from(OptsAttr attr) {
@@ -201,5 +209,6 @@ OptsBuilder OptsBuilder::from(OptsAttr attr) {
   o.prefetch = attr.getPrefetch();
   o.gpu = attr.getGpu();
   o.stash = attr.getStash();
+  o.prefetchNext = attr.getPrefetchNext();
   return o;
 }

@@ -60,6 +60,8 @@ void mlir::uop::buildUopLinearizeStage(OpPassManager &pm, bool checks) {
   pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
   pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
   pm.addNestedPass<func::FuncOp>(createUopStashPass());
+  // After uop-stash, which matches the loops it strip-mines.
+  pm.addNestedPass<func::FuncOp>(createUopPrefetchNextPass());
 }
 
 void mlir::uop::buildUopEmulateLinearizeStage(OpPassManager &pm, bool checks) {

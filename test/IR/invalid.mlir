@@ -500,7 +500,7 @@ func.func @const_shaped_scalar() {
 // -----
 
 func.func @opts_bad_field() {
-  // expected-error @+1 {{unknown opts field 'vectorize' (expected upcast, thread, unroll, tile, gpu, local, vector, prefetch or stash)}}
+  // expected-error @+1 {{unknown opts field 'vectorize' (expected upcast, thread, unroll, tile, gpu, local, vector, prefetch, stash or prefetch_next)}}
   %0 = uop.const {opts = #uop.opts<vectorize = 4>} 1 : i32
   return
 }
@@ -603,5 +603,13 @@ func.func @reshape_from_overflow(%x: tensor<1099511627776x1099511627776xf32>) {
 func.func @opts_bad_prefetch() {
   // expected-error @+1 {{opts prefetch -1 must be in [0, 1024] iterations}}
   %0 = uop.const {opts = #uop.opts<prefetch = -1>} 1 : i32
+  return
+}
+
+// -----
+
+func.func @opts_bad_prefetch_next() {
+  // expected-error @+1 {{opts prefetch_next -16 must be in [0, 1048576] elements}}
+  %0 = uop.const {opts = #uop.opts<prefetch_next = -16>} 1 : i32
   return
 }

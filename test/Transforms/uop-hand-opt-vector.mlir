@@ -16,7 +16,11 @@
 // output element its own reduction) has its columns tiled by the lanes
 // (one panel of uop-layout's packed B per block) and its rows in blocks: the
 // largest power of two from 16 to 256 that divides them at least twice; a
-// row reduction broadcast back over the row is not tiled. A threaded copy
+// row reduction broadcast back over the row is not tiled. Row reductions
+// (each reduction of the last axis, reading rows contiguously) at least a
+// tile's lanes long get no upcast at all (LLVM vectorizes their loops along
+// the row), and a fused one (two or more reductions) with rows of 1024 or
+// more prefetches the next row (`prefetch_next = 256`). A threaded copy
 // is threaded over the axis that walks its source's rows.
 // BAD: uop-hand-opt: vector-bits must be 0, -1, 128, 256 or 512, got 100
 
@@ -131,7 +135,8 @@ func.func private @e_256_256() -> tensor<256x256xf32> attributes {uop.kernel} {
 
 // -----
 
-// Row sums (one output axis): the seed's upcast, no lanes.
+// Row sums of rows shorter than the lanes (one output axis): the seed's
+// upcast, no lanes.
 // AVX2-LABEL: func.func private @r_512
 // AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}>
 func.func private @r_512() -> tensor<512xf32> attributes {uop.kernel} {
@@ -160,11 +165,13 @@ func.func private @r_1024_1024() -> tensor<1024x1024xf32> attributes {uop.kernel
 
 // -----
 
-// Softmax's numerator in one kernel (--fuse-reduce): the row max is
-// broadcast back over the row, so the columns are not cut into blocks
-// (each would redo the row's max): the register tile, no tiles.
+// Softmax's numerator in one kernel (--fuse-reduce): a row reduction (the
+// row max, broadcast back over the row): threads over the rows, no upcast,
+// no lanes, no tiles (each column block would redo the row's max).
 // AVX2-LABEL: func.func private @r_64_256
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 6}, thread = 0, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<thread = 0>
+// AVX512-LABEL: func.func private @r_64_256
+// AVX512-SAME:    uop.opts = #uop.opts<thread = 0>
 func.func private @r_64_256() -> tensor<64x256xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<16384xf32>
   %x = uop.reshape %a, [64, 256] : tensor<16384xf32>
@@ -181,7 +188,7 @@ func.func private @r_64_256() -> tensor<64x256xf32> attributes {uop.kernel} {
 // Fused softmax: the exp2 feeds the row sum and, not through it, the stored
 // value, so uop-linearize's two loops would each compute it: `stash`.
 // AVX2-LABEL: func.func private @softmax_8_64
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, vector = 16, stash>
+// AVX2-SAME:    uop.opts = #uop.opts<stash>
 func.func private @softmax_8_64() -> tensor<8x64xf32> attributes {uop.kernel} {
   %0 = uop.buffer 0 : tensor<512xf32>
   %1 = uop.reshape %0, [8, 64] : tensor<512xf32>
@@ -208,11 +215,11 @@ func.func private @softmax_8_64() -> tensor<8x64xf32> attributes {uop.kernel} {
 // no transcendental); a row sum of exp2 stores only the sum; log-softmax's
 // exp2 feeds only the sum: no `stash`.
 // AVX2-LABEL: func.func private @layernorm_8_64
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<>
 // AVX2-LABEL: func.func private @sumexp_8
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}>
+// AVX2-SAME:    uop.opts = #uop.opts<>
 // AVX2-LABEL: func.func private @logsoftmax_8_64
-// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, vector = 16>
+// AVX2-SAME:    uop.opts = #uop.opts<>
 func.func private @layernorm_8_64() -> tensor<8x64xf32> attributes {uop.kernel} {
   %0 = uop.buffer 0 : tensor<512xf32>
   %1 = uop.reshape %0, [8, 64] : tensor<512xf32>
@@ -245,4 +252,61 @@ func.func private @logsoftmax_8_64() -> tensor<8x64xf32> attributes {uop.kernel}
   %6 = uop.expand %5, [8, 64] : tensor<8x1xf32>
   %7 = uop.add %1, %6 : tensor<8x64xf32>
   return %7 : tensor<8x64xf32>
+}
+
+// -----
+
+// Fused softmax with rows of 1024: each row is walked by the max's loop
+// (from memory) and again by the sum's (in cache), so the second fetches
+// the next row (`prefetch_next`); threads over the rows, no upcast.
+// AVX2-LABEL: func.func private @softmax_64_1024
+// AVX2-SAME:    uop.opts = #uop.opts<thread = 0, stash, prefetch_next = 256>
+// AVX512-LABEL: func.func private @softmax_64_1024
+// AVX512-SAME:    uop.opts = #uop.opts<thread = 0, stash, prefetch_next = 256>
+func.func private @softmax_64_1024() -> tensor<64x1024xf32> attributes {uop.kernel} {
+  %0 = uop.buffer 0 : tensor<65536xf32>
+  %1 = uop.reshape %0, [64, 1024] : tensor<65536xf32>
+  %2 = uop.reduce %1 <max> pop 1 : tensor<64x1024xf32>
+  %3 = uop.reshape %2, [64, 1] : tensor<64xf32>
+  %4 = uop.expand %3, [64, 1024] : tensor<64x1xf32>
+  %5 = uop.const -1.000000e+00 : f32
+  %6 = uop.reshape %5, [1, 1] : f32
+  %8 = uop.expand %6, [64, 1024] : tensor<1x1xf32>
+  %9 = uop.mul %4, %8 : tensor<64x1024xf32>
+  %10 = uop.add %1, %9 : tensor<64x1024xf32>
+  %15 = uop.exp2 %10 : tensor<64x1024xf32>
+  %16 = uop.reduce %15 <add> pop 1 : tensor<64x1024xf32>
+  %17 = uop.reshape %16, [64, 1] : tensor<64xf32>
+  %18 = uop.expand %17, [64, 1024] : tensor<64x1xf32>
+  %19 = uop.recip %18 : tensor<64x1024xf32>
+  %20 = uop.mul %15, %19 : tensor<64x1024xf32>
+  return %20 : tensor<64x1024xf32>
+}
+
+// -----
+
+// The same softmax down the columns (x read through a permute: the
+// reduced axis is 1024 elements apart in memory) is no row reduction: it
+// keeps the register tile, whose vector lanes walk the rows contiguously.
+// AVX2-LABEL: func.func private @softmax_cols
+// AVX2-SAME:    uop.opts = #uop.opts<upcast = {0: 4}, thread = 0, vector = 16, stash>
+func.func private @softmax_cols() -> tensor<1024x64xf32> attributes {uop.kernel} {
+  %0 = uop.buffer 0 : tensor<65536xf32>
+  %r = uop.reshape %0, [64, 1024] : tensor<65536xf32>
+  %1 = uop.permute %r, [1, 0] : tensor<64x1024xf32>
+  %2 = uop.reduce %1 <max> pop 1 : tensor<1024x64xf32>
+  %3 = uop.reshape %2, [1024, 1] : tensor<1024xf32>
+  %4 = uop.expand %3, [1024, 64] : tensor<1024x1xf32>
+  %5 = uop.const -1.000000e+00 : f32
+  %6 = uop.reshape %5, [1, 1] : f32
+  %8 = uop.expand %6, [1024, 64] : tensor<1x1xf32>
+  %9 = uop.mul %4, %8 : tensor<1024x64xf32>
+  %10 = uop.add %1, %9 : tensor<1024x64xf32>
+  %15 = uop.exp2 %10 : tensor<1024x64xf32>
+  %16 = uop.reduce %15 <add> pop 1 : tensor<1024x64xf32>
+  %17 = uop.reshape %16, [1024, 1] : tensor<1024xf32>
+  %18 = uop.expand %17, [1024, 64] : tensor<1024x1xf32>
+  %19 = uop.recip %18 : tensor<1024x64xf32>
+  %20 = uop.mul %15, %19 : tensor<1024x64xf32>
+  return %20 : tensor<1024x64xf32>
 }

@@ -254,6 +254,53 @@ def UopPrefetchPass : Pass<"uop-prefetch", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def UopPrefetchNextPass : Pass<"uop-prefetch-next", "::mlir::func::FuncOp"> {
+  let summary = "Fetch a row loop's next row while a later pass over this row computes (`#uop.opts<prefetch_next = S>`)";
+  let description = [{
+    Applies the `prefetch_next` field of a linearized kernel's `#uop.opts`
+    (uop-hand-opt's choice for a fused row kernel, a search's, a user's; a
+    kernel without it is left alone). A fused softmax or layernorm walks
+    each row of its input in two or more loops: the first (max, mean)
+    brings the row from memory, the later ones (exp2 and sum, variance,
+    output) compute on it in cache while memory idles. In a loop over rows
+    (an `scf.parallel` with one induction variable, or an `scf.for`) whose
+    body holds two or more innermost `scf.for`s loading the same row of a
+    kernel buffer (a load contiguous in the inner loop, whose index moves
+    at least a cache line with the row loop), the second such loop fetches
+    the next row while it runs: it is strip-mined into strips of `S`
+    elements (halved until the trip count divides), and each strip first
+    prefetches, line by line, the elements the same strip reads in the row
+    loop's next iteration (the last iteration prefetches its own row, so
+    every address is one the kernel reads). Memory then streams the next
+    row while this one is computed. Hardware prefetchers do not do this:
+    nothing touches the next row until its first loop starts.
+
+    ```mlir
+    scf.parallel (%i) = (%c0) to (%c4096) step (%c1) {
+      scf.for %j = ... { max over x[%i * 4096 + %j] }
+      // the second loop over the row, strips of S = 256:
+      scf.for %j0 = %c0 to %c4096 step %c256 : i32 {
+        memref.prefetch %x[next * 4096 + %j0 + 0], read, locality<3>, data
+        ...                                      // one a line: 16 for f32
+        memref.prefetch %x[next * 4096 + %j0 + 240], read, locality<3>, data
+        scf.for %jj = %c0 to %c256 step %c1 : i32 {
+          %j = arith.addi %j0, %jj                  // the loop's old body
+          ... exp2 and sum over x[%i * 4096 + %j] ...
+        }
+      }
+    }
+    ```
+
+    The strips keep the loop's iterations and their order, so results are
+    unchanged; the inner loop's constant trip count still vectorizes. Runs
+    after uop-stash, which matches the loops before they are strip-mined.
+  }];
+  let statistics = [
+    Statistic<"numStripMined", "loops-strip-mined", "Loops that prefetch the next row">];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def UopStashPass : Pass<"uop-stash", "::mlir::func::FuncOp"> {
   let summary = "Store values a reduce loop computes and the store loop recomputes; read them back (`#uop.opts<stash>`)";
   let description = [{

@@ -19,7 +19,7 @@ namespace mlir::uop {
 /// axis maps keyed by axis instead of the attribute's flat pairs.
 struct OptsBuilder {
   std::map<int64_t, int64_t> upcast, tile, local;
-  int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0;
+  int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0, prefetchNext = 0;
   bool gpu = false, stash = false;
 
   OptsAttr get(MLIRContext *ctx) const;

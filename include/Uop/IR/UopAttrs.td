@@ -135,6 +135,13 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
       (`uop-stash` applies it after uop-linearize). It is the same value,
       so results are unchanged. uop-hand-opt sets it where a
       transcendental feeds both a fused reduction and the stored value.
+    * `prefetch_next = S`: on the CPU, in a loop over rows that reads each
+      row of a buffer in two or more loops (fused softmax and layernorm:
+      the first brings the row from memory, the later ones compute on it in
+      cache), the second of them prefetches the next row, S elements at a
+      time, while it computes (`uop-prefetch-next` applies it after
+      uop-linearize and uop-stash). uop-hand-opt sets it for a fused
+      kernel with two or more long row reductions. Default 0: none.
 
     ```mlir
     #uop.opts<upcast = {0: 4, 1: 4}, unroll = 4, thread = 0>
@@ -142,6 +149,7 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     #uop.opts<gpu, local = {0: 16, 1: 16}>
     #uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8>
     #uop.opts<upcast = {0: 4}, thread = 0, stash>
+    #uop.opts<thread = 0, stash, prefetch_next = 256>
     ```
   }];
   let parameters = (ins
@@ -153,18 +161,21 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     ArrayRefParameter<"int64_t", "axis/threads pairs">:$local,
     DefaultValuedParameter<"int64_t", "1">:$vector,
     DefaultValuedParameter<"int64_t", "0">:$prefetch,
-    DefaultValuedParameter<"bool", "false">:$stash);
+    DefaultValuedParameter<"bool", "false">:$stash,
+    DefaultValuedParameter<"int64_t", "0">:$prefetchNext);
   let builders = [
     // The seed's fields, no vector lanes.
     AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
                      "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local), [{
-      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, int64_t(1), int64_t(0), false);
+      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, int64_t(1), int64_t(0), false,
+                  int64_t(0));
     }]>,
     // The seed's fields and vector lanes, no prefetch.
     AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
                      "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local,
                      "int64_t":$vector), [{
-      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, vector, int64_t(0), false);
+      return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, vector, int64_t(0), false,
+                  int64_t(0));
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
