@@ -159,7 +159,7 @@ bool stripMineWithPrefetch(scf::ForOp inner, const RowLoop &row, ArrayRef<RowLoa
   for (const RowLoad &l : loads)
     streams[rowKey(l)].push_back(&l);
   for (auto &[key, group] : streams) {
-    llvm::stable_sort(group, [](auto *x, auto *y) { return x->form.cst < y->form.cst; });
+    llvm::sort(group, [](auto *x, auto *y) { return x->form.cst < y->form.cst; });
     int64_t covered = INT64_MIN;
     for (const RowLoad *l : group) {
       int64_t span = strip * l->load.width;
