@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+from hostinfo import host_cpu
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = "/usr/bin/python3"
 
@@ -45,18 +47,6 @@ def ensure_openblas():
                            env=env, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("could not install libopenblas0-pthread:\n" + r.stderr[-2000:])
-
-
-def host_cpu():
-    model, flags = "?", set()
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name") and model == "?":
-                model = line.split(":", 1)[1].strip()
-            if line.startswith("flags") and not flags:
-                flags = set(line.split(":", 1)[1].split())
-    vec = "avx512f" if "avx512f" in flags else "avx2" if "avx2" in flags else "sse"
-    return f"{model}, {os.cpu_count()} cores, {vec}{'+fma' if 'fma' in flags else ''}"
 
 
 def gemm_mlir(n):

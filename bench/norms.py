@@ -2,8 +2,8 @@
 """Row-wise softmax and layernorm of an R x C f32 matrix, beside a plain copy of the same data.
 
   /usr/bin/python3 bench/norms.py [--rows 4096] [--cols 4096] [--uop-run build/bin/uop-run]
-                                  [--threads 2] [--reps 10] [--opt hand] [--fuse-reduce]
-                                  [--repeat R]
+                                  [--threads 2] [--reps 10] [--opt hand]
+                                  [--modes default,fuse-reduce] [--repeat R]
 
 The bound is one read plus one write of the data: a plain copy, measured in
 the same run (numpy's np.copyto, and uop's own elementwise kernel `x + 1`,
@@ -11,7 +11,10 @@ which moves the same bytes). softmax is the seed's Tensor.softmax graph
 (max, exp2 of the shifted row, sum, times the reciprocal), layernorm the
 seed's nn.LayerNorm without the affine part (mean, centred square mean,
 rsqrt of it + 1e-5, times the centred row). Each uop result is checked
-against numpy first.
+against numpy first. Both are run as the seed kernelizes them (`default`:
+every reduction a kernel of its own, so the data is read three times) and
+with `--fuse-reduce` (one kernel: one read and one write), each a row of
+the table (--modes picks; --fuse-reduce alone is --modes fuse-reduce).
 """
 import argparse
 import os
@@ -21,6 +24,8 @@ import tempfile
 import time
 
 import numpy as np
+
+from hostinfo import host_cpu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -101,7 +106,9 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--opt", default="hand")
-    ap.add_argument("--fuse-reduce", action="store_true")
+    ap.add_argument("--modes", default="default,fuse-reduce",
+                    help="comma-separated: default (the seed's kernels), fuse-reduce (one kernel)")
+    ap.add_argument("--fuse-reduce", action="store_true", help="the same as --modes fuse-reduce")
     ap.add_argument("--repeat", type=int, default=1,
                     help="rounds of every measurement, interleaved: the median of the rounds "
                          "and their range are printed (one run says little on a noisy machine)")
@@ -109,19 +116,23 @@ def main():
     r, c = args.rows, args.cols
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
     x = np.random.default_rng(0).standard_normal((r, c), dtype=np.float32)
-    flags = [f"--opt={args.opt}"] + (["--fuse-reduce"] if args.fuse_reduce else [])
+    modes = ["fuse-reduce"] if args.fuse_reduce else [m for m in args.modes.split(",") if m]
+    if not modes or any(m not in ("default", "fuse-reduce") for m in modes):
+        ap.error(f"--modes: expected default and/or fuse-reduce, got {args.modes!r}")
+    flags = [f"--opt={args.opt}"]
     mb = 2 * x.nbytes / 1e6
     with tempfile.TemporaryDirectory(prefix="uop-bench-norms-") as tmp:
         np.save(f"{tmp}/x.npy", x.ravel())
 
-        def uop(name, text, ref):
+        def uop(name, text, ref, extra=()):
             prog = f"{tmp}/{name}.uir"
             with open(prog, "w") as f:
                 f.write(text)
-            subprocess.run([args.uop_run, prog, *flags, "--input", f"0={tmp}/x.npy", "--output",
+            flags_ = [*flags, *extra]
+            subprocess.run([args.uop_run, prog, *flags_, "--input", f"0={tmp}/x.npy", "--output",
                             f"{tmp}/y.npy"], env=env, check=True, capture_output=True)
             err = float(np.abs(np.load(f"{tmp}/y.npy").reshape(r, c) - ref).max())
-            out = subprocess.run([args.uop_run, prog, *flags, "--random-inputs",
+            out = subprocess.run([args.uop_run, prog, *flags_, "--random-inputs",
                                   f"--bench={args.reps}", "--print-plan"], env=env, check=True,
                                  capture_output=True, text=True).stdout
             ms = float(re.search(r"median ([0-9.]+) ms", out).group(1))
@@ -130,11 +141,14 @@ def main():
 
         dst = np.empty_like(x)
         np.copyto(dst, x)
-        programs = [("softmax", softmax_uir(r, c), ref_softmax(x)),
-                    ("layernorm", layernorm_uir(r, c), ref_layernorm(x))]
+        programs = [(f"{name}" + ("" if m == "default" else " --fuse-reduce"), text, ref,
+                     [] if m == "default" else ["--fuse-reduce"])
+                    for m in modes
+                    for name, text, ref in [("softmax", softmax_uir(r, c), ref_softmax(x)),
+                                            ("layernorm", layernorm_uir(r, c), ref_layernorm(x))]]
         # Rounds interleave every measurement, so that a slow minute of a
         # shared machine hits all of them.
-        times = {"numpy": [], "copy": [], **{name: [] for name, _, _ in programs}}
+        times = {"numpy": [], "copy": [], **{name: [] for name, _, _, _ in programs}}
         info = {}
         for _ in range(max(1, args.repeat)):
             ts = []
@@ -144,8 +158,8 @@ def main():
                 ts.append(time.perf_counter() - t0)
             times["numpy"].append(float(np.median(ts)) * 1e3)
             times["copy"].append(uop("copy", copy_uir(r, c), x + np.float32(1))[0])
-            for name, text, ref in programs:
-                ms, err, k = uop(name, text, ref)
+            for name, text, ref, extra in programs:
+                ms, err, k = uop(name.split()[0], text, ref, extra)
                 times[name].append(ms)
                 info[name] = (k, max(err, info.get(name, (0, 0.0))[1]))
         med = {k: float(np.median(v)) for k, v in times.items()}
@@ -154,7 +168,7 @@ def main():
         def cell(name):
             v = times[name]
             return f"{med[name]:.2f}" if len(v) == 1 else f"{med[name]:.2f} ({min(v):.2f}-{max(v):.2f})"
-        print(f"host: {os.cpu_count()} cores; {args.threads} threads; {r} x {c} f32 "
+        print(f"host: {host_cpu()}; {args.threads} threads; {r} x {c} f32 "
               f"({x.nbytes / 1e6:.0f} MB); uop-run {' '.join(flags)}; medians of {args.reps}"
               + (f", then of {args.repeat} rounds (range in brackets)" if args.repeat > 1 else ""))
         print("| program | kernels | ms | GB/s (read + write) | x copy | max abs error |")
@@ -163,7 +177,7 @@ def main():
               f"{med['numpy'] / bound:.2f}x | |")
         print(f"| copy (uop, x + 1) | 1 | {cell('copy')} | {mb / med['copy']:.1f} | "
               f"{med['copy'] / bound:.2f}x | |")
-        for name, _, _ in programs:
+        for name, _, _, _ in programs:
             k, err = info[name]
             print(f"| {name} | {k} | {cell(name)} | {mb / med[name]:.1f} | {med[name] / bound:.2f}x "
                   f"| {err:.1e} |", flush=True)
