@@ -18,73 +18,16 @@ import subprocess
 import sys
 
 import numpy as np
+import fused
+from fused import layernorm
 from tally import check, finish
 
 uop_run, tmp = sys.argv[1:3]
 
 
-def softmax(r, c, opts):
-    t = f"tensor<{r}x{c}xf32>"
-    attrs = f" attributes {{uop.opts = #uop.opts<{opts}>}}" if opts is not None else ""
-    return f"""func.func @main() -> {t}{attrs} {{
-  %0 = uop.buffer 0 : tensor<{r * c}xf32>
-  %1 = uop.reshape %0, [{r}, {c}] : tensor<{r * c}xf32>
-  %2 = uop.reduce %1 <max> pop 1 : {t}
-  %3 = uop.reshape %2, [{r}, 1] : tensor<{r}xf32>
-  %4 = uop.const -1.000000e+00 : f32
-  %5 = uop.reshape %4, [1, 1] : f32
-  %6 = uop.expand %5, [{r}, 1] : tensor<1x1xf32>
-  %7 = uop.mul %3, %6 : tensor<{r}x1xf32>
-  %8 = uop.expand %7, [{r}, {c}] : tensor<{r}x1xf32>
-  %9 = uop.add %1, %8 : {t}
-  %14 = uop.exp2 %9 : {t}
-  %15 = uop.reduce %14 <add> pop 1 : {t}
-  %16 = uop.reshape %15, [{r}, 1] : tensor<{r}xf32>
-  %17 = uop.recip %16 : tensor<{r}x1xf32>
-  %18 = uop.expand %17, [{r}, {c}] : tensor<{r}x1xf32>
-  %19 = uop.mul %14, %18 : {t}
-  return %19 : {t}
-}}
-"""
-
-
-def layernorm(r, c, opts):
-    t = f"tensor<{r}x{c}xf32>"
-    attrs = f" attributes {{uop.opts = #uop.opts<{opts}>}}" if opts is not None else ""
-    return f"""func.func @main() -> {t}{attrs} {{
-  %0 = uop.buffer 0 : tensor<{r * c}xf32>
-  %1 = uop.reshape %0, [{r}, {c}] : tensor<{r * c}xf32>
-  %2 = uop.reduce %1 <add> pop 1 : {t}
-  %3 = uop.reshape %2, [{r}, 1] : tensor<{r}xf32>
-  %4 = uop.const {-1.0 / c!r} : f32
-  %5 = uop.reshape %4, [1, 1] : f32
-  %6 = uop.expand %5, [{r}, 1] : tensor<1x1xf32>
-  %7 = uop.mul %3, %6 : tensor<{r}x1xf32>
-  %8 = uop.expand %7, [{r}, {c}] : tensor<{r}x1xf32>
-  %9 = uop.add %1, %8 : {t}
-  %10 = uop.mul %9, %9 : {t}
-  %11 = uop.reduce %10 <add> pop 1 : {t}
-  %12 = uop.reshape %11, [{r}, 1] : tensor<{r}xf32>
-  %13 = uop.const {1.0 / c!r} : f32
-  %14 = uop.reshape %13, [1, 1] : f32
-  %15 = uop.expand %14, [{r}, 1] : tensor<1x1xf32>
-  %16 = uop.mul %12, %15 : tensor<{r}x1xf32>
-  %17 = uop.const 9.99999974E-6 : f32
-  %18 = uop.reshape %17, [1, 1] : f32
-  %19 = uop.expand %18, [{r}, 1] : tensor<1x1xf32>
-  %20 = uop.add %16, %19 : tensor<{r}x1xf32>
-  %21 = uop.sqrt %20 : tensor<{r}x1xf32>
-  %22 = uop.recip %21 : tensor<{r}x1xf32>
-  %23 = uop.expand %22, [{r}, {c}] : tensor<{r}x1xf32>
-  %24 = uop.mul %9, %23 : {t}
-  return %24 : {t}
-}}
-"""
-
-
 def ref_softmax(x):
     x = x.astype(np.float64)
-    e = np.exp2(x - x.max(axis=1, keepdims=True))
+    e = np.exp(x - x.max(axis=1, keepdims=True))
     return e / e.sum(axis=1, keepdims=True)
 
 
@@ -95,18 +38,15 @@ def ref_layernorm(x):
 
 
 def run(text, x, *flags):
-    prog, out = f"{tmp}/p.mlir", f"{tmp}/y.npy"
-    with open(prog, "w") as f:
-        f.write(text)
-    np.save(f"{tmp}/x.npy", x.ravel())
-    r = subprocess.run([uop_run, prog, "--fuse-reduce", "--input", f"0={tmp}/x.npy", "--output", out,
-                        *flags], capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, r.stderr.strip()[-400:] + r.stdout.strip()[-400:]
-    return np.load(out).astype(np.float64), r.stdout
+    out, info = fused.run(uop_run, tmp, text, x, *flags)
+    return (None if out is None else out.astype(np.float64)), info
 
 
 rng = np.random.default_rng(5)
+def softmax(r, c, opts):
+    return fused.softmax(r, c, "f32", opts)
+
+
 programs = [("softmax", softmax, ref_softmax, "stash"), ("layernorm", layernorm, ref_layernorm, "")]
 # (rows, columns, strip): a strip that divides the row; 1000 columns (256
 # halves to 8: below a line, so the loop is left); 96 columns (64 halves to

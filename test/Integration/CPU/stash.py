@@ -17,50 +17,15 @@ import subprocess
 import sys
 
 import numpy as np
+import fused
+from fused import softmax
 from tally import check, finish
 
 uop_run, tmp = sys.argv[1:3]
 
 
-def softmax(r, c, dt, opts):
-    attrs = f" attributes {{uop.opts = #uop.opts<{opts}>}}" if opts is not None else ""
-    t = f"tensor<{r}x{c}x{dt}>"
-    return f"""func.func @main() -> {t}{attrs} {{
-  %0 = uop.buffer 0 : tensor<{r * c}x{dt}>
-  %1 = uop.reshape %0, [{r}, {c}] : tensor<{r * c}x{dt}>
-  %2 = uop.reduce %1 <max> pop 1 : {t}
-  %3 = uop.reshape %2, [{r}, 1] : tensor<{r}x{dt}>
-  %4 = uop.const -1.000000e+00 : {dt}
-  %5 = uop.reshape %4, [1, 1] : {dt}
-  %6 = uop.expand %5, [{r}, 1] : tensor<1x1x{dt}>
-  %7 = uop.mul %3, %6 : tensor<{r}x1x{dt}>
-  %8 = uop.expand %7, [{r}, {c}] : tensor<{r}x1x{dt}>
-  %9 = uop.add %1, %8 : {t}
-  %10 = uop.const 1.44269502 : {dt}
-  %11 = uop.reshape %10, [1, 1] : {dt}
-  %12 = uop.expand %11, [{r}, {c}] : tensor<1x1x{dt}>
-  %13 = uop.mul %9, %12 : {t}
-  %14 = uop.exp2 %13 : {t}
-  %15 = uop.reduce %14 <add> pop 1 : {t}
-  %16 = uop.reshape %15, [{r}, 1] : tensor<{r}x{dt}>
-  %17 = uop.recip %16 : tensor<{r}x1x{dt}>
-  %18 = uop.expand %17, [{r}, {c}] : tensor<{r}x1x{dt}>
-  %19 = uop.mul %14, %18 : {t}
-  return %19 : {t}
-}}
-"""
-
-
 def run(text, x, *flags):
-    prog, out = f"{tmp}/p.mlir", f"{tmp}/y.npy"
-    with open(prog, "w") as f:
-        f.write(text)
-    np.save(f"{tmp}/x.npy", x.ravel())
-    r = subprocess.run([uop_run, prog, "--fuse-reduce", "--input", f"0={tmp}/x.npy", "--output", out,
-                        *flags], capture_output=True, text=True)
-    if r.returncode != 0:
-        return None, r.stderr.strip()[-400:] + r.stdout.strip()[-400:]
-    return np.load(out), r.stdout
+    return fused.run(uop_run, tmp, text, x, *flags)
 
 
 def bits(a):
