@@ -96,6 +96,15 @@ std::optional<LinearIndex> mlir::uop::linearIndexIn(Value v, ArrayRef<Value> ivs
   return ::linearIndexIn(v, ivs, scope, 0);
 }
 
+bool mlir::uop::isInnermost(scf::ForOp loop) {
+  return !loop.getBody()
+              ->walk([](Operation *op) {
+                return isa<scf::ForOp, scf::ParallelOp, scf::WhileOp>(op) ? WalkResult::interrupt()
+                                                                          : WalkResult::advance();
+              })
+              .wasInterrupted();
+}
+
 int64_t BufferLoad::elemBytes() const {
   Type elem = cast<MemRefType>(memref.getType()).getElementType();
   return std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);

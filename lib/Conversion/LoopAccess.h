@@ -9,6 +9,7 @@
 #ifndef UOP_LIB_CONVERSION_LOOPACCESS_H
 #define UOP_LIB_CONVERSION_LOOPACCESS_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
@@ -38,6 +39,9 @@ struct LinearIndex {
 /// multiplications by constants (linearize's index math has nsw flags, so
 /// widening keeps the form).
 std::optional<LinearIndex> linearIndexIn(Value v, ArrayRef<Value> ivs, Operation *scope);
+
+/// Whether `loop`'s body holds no loop (scf.for, scf.parallel, scf.while).
+bool isInnermost(scf::ForOp loop);
 
 /// A load of a kernel buffer (a function argument): its buffer, its single
 /// index, how many elements it reads.

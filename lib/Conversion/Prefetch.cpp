@@ -113,12 +113,7 @@ struct UopPrefetchPass : mlir::uop::impl::UopPrefetchPassBase<UopPrefetchPass> {
       return;
     SmallVector<scf::ForOp> innermost;
     func.walk([&](scf::ForOp loop) {
-      bool inner = true;
-      loop.getBody()->walk([&](Operation *op) {
-        if (isa<scf::ForOp, scf::ParallelOp, scf::WhileOp>(op))
-          inner = false;
-      });
-      if (inner)
+      if (isInnermost(loop))
         innermost.push_back(loop);
     });
     for (scf::ForOp loop : innermost)

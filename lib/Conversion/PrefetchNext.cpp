@@ -47,15 +47,6 @@ std::optional<RowLoop> asRowLoop(Operation *op) {
   return std::nullopt;
 }
 
-bool isInnermost(scf::ForOp loop) {
-  return !loop.getBody()
-              ->walk([](Operation *op) {
-                return isa<LoopLikeOpInterface>(op) ? WalkResult::interrupt()
-                                                    : WalkResult::advance();
-              })
-              .wasInterrupted();
-}
-
 /// A load of a row: contiguous in its inner loop (each iteration reads the
 /// `width` elements after the last one's), a line or more away in the next
 /// row.

@@ -535,21 +535,17 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
     // than --opt=hand by a measurement's luck). At most about 2 s, or what
     // is left of the time bound.
     SmallVector<OptsAttr> finalists;
-    SmallVector<OptsBuilder> finalistOpts;
-    for (auto &[t, c] : timed) {
-      if (finalists.size() == 4)
-        break;
-      finalists.push_back(c.get(ctx));
-      finalistOpts.push_back(c);
-    }
+    for (const auto &tc : ArrayRef(timed).take_front(4))
+      finalists.push_back(tc.second.get(ctx));
     OptsAttr handAttr = hand.get(ctx);
+    // (Unless the hand's opts were rejected.)
     bool handTimed = llvm::any_of(timed, [&](auto &tc) { return tc.second.get(ctx) == handAttr; });
-    if (handTimed && !llvm::is_contained(finalists, handAttr)) {
+    if (handTimed && !llvm::is_contained(finalists, handAttr))
       finalists.push_back(handAttr);
-      finalistOpts.push_back(hand);
-    }
     double budget = std::max(2.0, options.searchSeconds - elapsed());
-    int rounds = std::clamp<int>(int(budget / (2 * best * finalists.size())), 0, 7);
+    // (A run of a tiny kernel may measure 0 s: a microsecond at least.)
+    int rounds = std::clamp<int>(
+        int(budget / (2 * std::max(best, 1e-6) * finalists.size())), 0, 7);
     std::string final;
     if (finalists.size() > 1 && rounds >= 3) {
       std::vector<std::optional<double>> medians = searcher.retime(finalists, rounds);
@@ -563,7 +559,7 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
       }
       if (pick) {
         best = *medians[*pick];
-        winner = finalistOpts[*pick];
+        winner = OptsBuilder::from(finalists[*pick]);
         final = ", final of " + std::to_string(finalists.size()) + " by the median of " +
                 std::to_string(rounds) + " runs each";
       }
