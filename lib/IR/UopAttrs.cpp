@@ -9,6 +9,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/InterleavedRange.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -211,4 +212,226 @@ OptsBuilder OptsBuilder::from(OptsAttr attr) {
   o.stash = attr.getStash();
   o.prefetchNext = attr.getPrefetchNext();
   return o;
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr: #uop.target<cpu, triple = "...", cpu = "znver5", ...>
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The fields of a #uop.target while it is parsed (every one optional).
+struct TargetFields {
+  TargetKind kind = TargetKind::CPU;
+  std::string triple, cpu, features, chip;
+  int64_t vectorBits = 0, vectorRegisters = 0, cacheLine = 0, l1 = 0, l2 = 0, l3 = 0, threads = 0;
+  int64_t warp = 0, maxThreads = 0, sharedMemory = 0, sharedMemoryOptin = 0, registers = 0,
+          multiprocessors = 0, localMemory = 0;
+  SmallVector<int64_t> maxBlock, maxGrid;
+  SmallVector<MmaAttr> mma;
+};
+} // namespace
+
+/// The integer fields of a target by their printed name, in printing order
+/// (after the strings, before the lists).
+static SmallVector<std::pair<StringRef, int64_t *>> integerFields(TargetFields &f) {
+  return {{"vector_bits", &f.vectorBits},
+          {"vector_registers", &f.vectorRegisters},
+          {"cache_line", &f.cacheLine},
+          {"l1", &f.l1},
+          {"l2", &f.l2},
+          {"l3", &f.l3},
+          {"threads", &f.threads},
+          {"warp", &f.warp},
+          {"max_threads", &f.maxThreads},
+          {"shared_memory", &f.sharedMemory},
+          {"shared_memory_optin", &f.sharedMemoryOptin},
+          {"registers", &f.registers},
+          {"multiprocessors", &f.multiprocessors},
+          {"local_memory", &f.localMemory}};
+}
+
+Attribute TargetAttr::parse(AsmParser &parser, Type) {
+  TargetFields f;
+  SmallVector<std::pair<StringRef, std::string *>> strings = {
+      {"triple", &f.triple}, {"cpu", &f.cpu}, {"chip", &f.chip}, {"features", &f.features}};
+  SmallVector<std::pair<StringRef, int64_t *>> ints = integerFields(f);
+  llvm::SmallSet<StringRef, 16> seen;
+  auto parseEntry = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef key;
+    if (parser.parseKeyword(&key))
+      return failure();
+    if (!seen.insert(key).second)
+      return parser.emitError(loc, "duplicate target field '") << key << "'";
+    if (parser.parseEqual())
+      return failure();
+    for (auto &[name, field] : strings)
+      if (key == name)
+        return parser.parseString(field);
+    for (auto &[name, field] : ints)
+      if (key == name)
+        return parser.parseInteger(*field);
+    if (key == "max_block" || key == "max_grid") {
+      SmallVector<int64_t> &list = key == "max_block" ? f.maxBlock : f.maxGrid;
+      return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        return parser.parseInteger(list.emplace_back());
+      });
+    }
+    if (key == "mma")
+      return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        SMLoc at = parser.getCurrentLocation();
+        Attribute a;
+        if (parser.parseAttribute(a))
+          return failure();
+        auto mma = dyn_cast<MmaAttr>(a);
+        if (!mma)
+          return parser.emitError(at, "expected a #uop.mma<...>");
+        f.mma.push_back(mma);
+        return success();
+      });
+    return parser.emitError(loc, "unknown target field '") << key << "'";
+  };
+  SMLoc kindLoc = parser.getCurrentLocation();
+  StringRef kind;
+  if (parser.parseLess() || parser.parseKeyword(&kind))
+    return {};
+  std::optional<TargetKind> k = symbolizeTargetKind(kind);
+  if (!k) {
+    parser.emitError(kindLoc, "unknown target kind '") << kind << "' (expected cpu or cuda)";
+    return {};
+  }
+  f.kind = *k;
+  while (succeeded(parser.parseOptionalComma()))
+    if (parseEntry())
+      return {};
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<TargetAttr>(
+      parser.getContext(), f.kind, f.triple, f.cpu, f.features, f.vectorBits, f.vectorRegisters,
+      f.cacheLine, f.l1, f.l2, f.l3, f.threads, f.chip, f.warp, f.maxThreads, f.maxBlock, f.maxGrid,
+      f.sharedMemory, f.sharedMemoryOptin, f.registers, f.multiprocessors, f.localMemory, f.mma);
+}
+
+void TargetAttr::print(AsmPrinter &printer) const {
+  printer << "<" << stringifyTargetKind(getKind());
+  auto str = [&](StringRef name, StringRef v) {
+    if (!v.empty()) {
+      printer << ", " << name << " = ";
+      printer.printString(v);
+    }
+  };
+  auto list = [&](StringRef name, ArrayRef<int64_t> v) {
+    if (!v.empty())
+      printer << ", " << name << " = [" << llvm::interleaved(v) << "]";
+  };
+  str("triple", getTriple());
+  str("cpu", getCpu());
+  str("chip", getChip());
+  str("features", getFeatures());
+  TargetFields f;
+  f.vectorBits = getVectorBits(), f.vectorRegisters = getVectorRegisters(), f.l1 = getL1(),
+  f.l2 = getL2(), f.l3 = getL3(), f.threads = getThreads(), f.warp = getWarp(),
+  f.maxThreads = getMaxThreads(), f.sharedMemory = getSharedMemory(),
+  f.sharedMemoryOptin = getSharedMemoryOptin(), f.registers = getRegisters(),
+  f.multiprocessors = getMultiprocessors(), f.cacheLine = getCacheLine(),
+  f.localMemory = getLocalMemory();
+  for (auto &[name, v] : integerFields(f)) {
+    if (*v != 0)
+      printer << ", " << name << " = " << *v;
+    if (name == "max_threads") { // the block and grid limits beside it
+      list("max_block", getMaxBlock());
+      list("max_grid", getMaxGrid());
+    }
+  }
+  if (!getMma().empty()) {
+    printer << ", mma = [";
+    llvm::interleaveComma(getMma(), printer, [&](MmaAttr m) { printer.printAttribute(m); });
+    printer << "]";
+  }
+  printer << ">";
+}
+
+LogicalResult
+TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, TargetKind kind, StringRef triple,
+                   StringRef cpu, StringRef features, int64_t vectorBits, int64_t vectorRegisters,
+                   int64_t cacheLine, int64_t l1, int64_t l2, int64_t l3, int64_t threads,
+                   StringRef chip, int64_t warp, int64_t maxThreads, ArrayRef<int64_t> maxBlock,
+                   ArrayRef<int64_t> maxGrid, int64_t sharedMemory, int64_t sharedMemoryOptin,
+                   int64_t registers, int64_t multiprocessors, int64_t localMemory,
+                   ArrayRef<MmaAttr>) {
+  auto nonNegative = [&](StringRef name, int64_t v) -> LogicalResult {
+    if (v < 0)
+      return emitError() << "target " << name << " " << v << " must be >= 0";
+    return success();
+  };
+  for (auto [name, v] : {std::pair<StringRef, int64_t>{"vector_registers", vectorRegisters},
+                         {"l1", l1},
+                         {"l2", l2},
+                         {"l3", l3},
+                         {"threads", threads},
+                         {"warp", warp},
+                         {"max_threads", maxThreads},
+                         {"shared_memory", sharedMemory},
+                         {"shared_memory_optin", sharedMemoryOptin},
+                         {"registers", registers},
+                         {"multiprocessors", multiprocessors},
+                         {"local_memory", localMemory}})
+    if (failed(nonNegative(name, v)))
+      return failure();
+  if (cacheLine != 0 && (cacheLine < 16 || cacheLine > 1024 || !llvm::isPowerOf2_64(cacheLine)))
+    return emitError() << "target cache_line " << cacheLine
+                       << " must be a power of two in [16, 1024] bytes";
+  for (StringRef feature : llvm::split(features, ','))
+    if (!feature.empty() && !feature.starts_with("+") && !feature.starts_with("-"))
+      return emitError() << "target feature '" << feature << "' must start with + or -";
+  // Fields of the other kind of machine.
+  auto unset = [&](StringRef name, bool set) -> LogicalResult {
+    if (set)
+      return emitError() << "a " << stringifyTargetKind(kind) << " target has no '" << name
+                         << "'";
+    return success();
+  };
+  if (kind == TargetKind::CPU) {
+    if (triple.empty() || cpu.empty())
+      return emitError() << "a cpu target needs a triple and a cpu";
+    if (vectorBits != 0 && vectorBits != 128 && vectorBits != 256 && vectorBits != 512)
+      return emitError() << "target vector_bits " << vectorBits << " must be 0, 128, 256 or 512";
+    if (failed(unset("chip", !chip.empty())) || failed(unset("warp", warp)) ||
+        failed(unset("max_threads", maxThreads)) || failed(unset("max_block", !maxBlock.empty())) ||
+        failed(unset("max_grid", !maxGrid.empty())) ||
+        failed(unset("shared_memory", sharedMemory)) ||
+        failed(unset("shared_memory_optin", sharedMemoryOptin)) ||
+        failed(unset("registers", registers)) ||
+        failed(unset("multiprocessors", multiprocessors)) ||
+        failed(unset("local_memory", localMemory)))
+      return failure();
+    return success();
+  }
+  if (!chip.starts_with("sm_") || chip.size() < 5 ||
+      !llvm::all_of(chip.drop_front(3).rtrim('a'), llvm::isDigit))
+    return emitError() << "a cuda target needs a chip sm_NN (e.g. sm_90), got '" << chip << "'";
+  if (failed(unset("triple", !triple.empty())) || failed(unset("cpu", !cpu.empty())) ||
+      failed(unset("vector_bits", vectorBits)) ||
+      failed(unset("vector_registers", vectorRegisters)) || failed(unset("l1", l1)) ||
+      failed(unset("l2", l2)) || failed(unset("l3", l3)) || failed(unset("threads", threads)))
+    return failure();
+  if (warp < 1 || maxThreads < 1)
+    return emitError() << "a cuda target needs warp and max_threads >= 1";
+  for (auto [name, dims] : {std::pair<StringRef, ArrayRef<int64_t>>{"max_block", maxBlock},
+                            {"max_grid", maxGrid}})
+    if (dims.size() != 3 || llvm::any_of(dims, [](int64_t d) { return d < 1; }))
+      return emitError() << "target " << name << " must be three sizes >= 1";
+  return success();
+}
+
+SmallVector<StringRef> TargetAttr::getFeatureList() const {
+  SmallVector<StringRef> list;
+  for (StringRef f : llvm::split(getFeatures(), ','))
+    if (f.consume_front("+"))
+      list.push_back(f);
+  return list;
+}
+
+bool TargetAttr::hasFeature(StringRef name) const {
+  return llvm::is_contained(getFeatureList(), name);
 }

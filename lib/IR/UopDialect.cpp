@@ -2,6 +2,7 @@
 
 #include "Uop/IR/UopDialect.h"
 #include "Uop/IR/UopOps.h"
+#include "Uop/IR/UopTarget.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -26,4 +27,13 @@ Operation *UopDialect::materializeConstant(OpBuilder &builder, Attribute value, 
   if (!isa<IntegerAttr, FloatAttr, DenseIntOrFPElementsAttr>(value))
     return nullptr;
   return ConstOp::create(builder, loc, typed);
+}
+
+/// The dialect's discardable attributes that have a fixed kind: `uop.target`
+/// is a #uop.target.
+LogicalResult UopDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  if (attr.getName() == kTargetAttrName && !isa<TargetAttr>(attr.getValue()))
+    return op->emitError("'") << kTargetAttrName << "' must be a #uop.target<...>, got "
+                              << attr.getValue();
+  return success();
 }

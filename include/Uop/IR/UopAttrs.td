@@ -186,4 +186,115 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Target description
+//===----------------------------------------------------------------------===//
+
+def Uop_TargetKind : Uop_I32Enum<"TargetKind", "the kind of machine a target describes", [
+    I32EnumAttrCase<"CPU", 0, "cpu">,
+    I32EnumAttrCase<"CUDA", 1, "cuda">]> {
+  let description = [{ `cpu`: native code through LLVM; `cuda`: PTX for an NVIDIA GPU. }];
+}
+
+def Uop_MmaAttr : AttrDef<Uop_Dialect, "Mma"> {
+  let mnemonic = "mma";
+  let summary = "a matrix-multiply-accumulate shape a GPU's tensor cores have";
+  let description = [{
+    One tensor-core instruction: `m x k` times `k x n` elements of type `a`
+    (both operands) accumulated into `m x n` of type `c`. `warpgroup` marks
+    Hopper's warpgroup MMA (`wgmma`, four warps, operands from shared memory)
+    instead of a warp's `mma.sync`.
+
+    ```mlir
+    #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>
+    #uop.mma<m = 64, n = 256, k = 16, a = f16, c = f32, warpgroup = true>
+    ```
+  }];
+  let parameters = (ins "int64_t":$m, "int64_t":$n, "int64_t":$k, "Type":$a, "Type":$c,
+                        DefaultValuedParameter<"bool", "false">:$warpgroup);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Uop_TargetAttr : AttrDef<Uop_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "the machine a module is compiled for";
+  let description = [{
+    One description of the machine, attached to the module as `uop.target`
+    (by `uop-attach-target`, the pipelines' `target=` option, or the
+    execution engine). Every strategy pass (uop-hand-opt, the search,
+    uop-kernelize's panel width) and every lowering that depends on the
+    machine (cache lines, GPU limits, LLVM's CPU and features) reads it and
+    nothing else, so a module pinned to a target compiles the same on any
+    host. Only the drivers detect the host, and only when the user names no
+    target (`mlir::uop::detectHostTarget`).
+
+    A `cpu` target has the LLVM `triple`, the `cpu` name LLVM knows
+    (`znver5`, `skylake-avx512`, `x86-64-v3`), its `features` (LLVM's,
+    `+avx2,+fma,...`), the `vector_bits` of its widest vector registers the
+    code may use (0: no register tiles) and how many there are
+    (`vector_registers`), the `cache_line` and cache sizes `l1`, `l2`, `l3`
+    in bytes (0: unknown) and the hardware `threads` (0: unknown).
+
+    A `cuda` target has the `chip` (`sm_90`), its PTX `features`
+    (`+ptx80`), the `warp` size, `max_threads` per block, the per-dimension
+    limits `max_block` and `max_grid`, `shared_memory` a block may declare
+    statically and `shared_memory_optin` it may use with the opt-in, the
+    32-bit `registers` of a block, `multiprocessors`, the `cache_line` of
+    L1/L2, `local_memory` a thread may use, and the tensor-core shapes `mma`.
+
+    Fields at their default (empty, 0) are not printed; the parser takes
+    them in any order. Spelled by name where a tool takes a target: `host`,
+    a CPU name, or a chip (`mlir::uop::parseTarget`).
+
+    ```mlir
+    module attributes {uop.target = #uop.target<cpu, triple = "x86_64-unknown-linux-gnu",
+        cpu = "znver5", features = "+avx2,+avx512f,+fma", vector_bits = 512,
+        vector_registers = 32, cache_line = 64, l1 = 49152, l2 = 1048576, threads = 2>} {}
+    #uop.target<cuda, chip = "sm_90", features = "+ptx80", warp = 32, max_threads = 1024,
+        max_block = [1024, 1024, 64], max_grid = [2147483647, 65535, 65535],
+        shared_memory = 49152, shared_memory_optin = 232448, registers = 65536,
+        multiprocessors = 132, cache_line = 128, local_memory = 524288,
+        mma = [#uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>]>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Uop_TargetKind>:$kind,
+    // cpu
+    StringRefParameter<"LLVM target triple", "\"\"">:$triple,
+    StringRefParameter<"LLVM CPU name", "\"\"">:$cpu,
+    // cpu and cuda (LLVM's CPU features; the PTX version)
+    StringRefParameter<"LLVM target features", "\"\"">:$features,
+    DefaultValuedParameter<"int64_t", "0">:$vectorBits,
+    DefaultValuedParameter<"int64_t", "0">:$vectorRegisters,
+    DefaultValuedParameter<"int64_t", "0">:$cacheLine,
+    DefaultValuedParameter<"int64_t", "0">:$l1,
+    DefaultValuedParameter<"int64_t", "0">:$l2,
+    DefaultValuedParameter<"int64_t", "0">:$l3,
+    DefaultValuedParameter<"int64_t", "0">:$threads,
+    // cuda
+    StringRefParameter<"GPU architecture", "\"\"">:$chip,
+    DefaultValuedParameter<"int64_t", "0">:$warp,
+    DefaultValuedParameter<"int64_t", "0">:$maxThreads,
+    OptionalArrayRefParameter<"int64_t">:$maxBlock,
+    OptionalArrayRefParameter<"int64_t">:$maxGrid,
+    DefaultValuedParameter<"int64_t", "0">:$sharedMemory,
+    DefaultValuedParameter<"int64_t", "0">:$sharedMemoryOptin,
+    DefaultValuedParameter<"int64_t", "0">:$registers,
+    DefaultValuedParameter<"int64_t", "0">:$multiprocessors,
+    DefaultValuedParameter<"int64_t", "0">:$localMemory,
+    OptionalArrayRefParameter<"MmaAttr">:$mma);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isCPU() const { return getKind() == TargetKind::CPU; }
+    bool isCUDA() const { return getKind() == TargetKind::CUDA; }
+    /// f32 lanes of a register tile's row on a CPU: two vectors (0: none).
+    int64_t getTileLanes() const { return 2 * getVectorBits() / 32; }
+    /// The features, without their `+` (LLVM's names).
+    SmallVector<StringRef> getFeatureList() const;
+    /// Whether the target has the feature `name` (LLVM's name, no `+`).
+    bool hasFeature(StringRef name) const;
+  }];
+}
+
 #endif // UOP_IR_UOPATTRS_TD
