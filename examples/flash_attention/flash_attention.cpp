@@ -394,7 +394,7 @@ static llvm::Expected<WayResult> runOnline(const std::string &uirPath, int64_t n
     main->setAttr(
         "uop.opts",
         mlir::parseAttribute(
-            "#uop.opts<vector = " + std::to_string(mlir::uop::getHostTileLanes()) + ">", &context));
+            "#uop.opts<vector = " + std::to_string(mlir::uop::detectHostTarget(&context).getTileLanes()) + ">", &context));
   }
   llvm::Expected<WayResult> r =
       runCompiled(*module, mlir::uop::CompileOptions(), diagnostics, q, k, v, reps);

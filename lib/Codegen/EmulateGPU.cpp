@@ -23,7 +23,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Conversion/Passes.h"
+#include "Uop/Codegen/Passes.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "Uop/IR/UopAttrs.h"
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -34,7 +36,7 @@
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPEMULATEGPUPASS
-#include "Uop/Conversion/Passes.h.inc"
+#include "Uop/Codegen/Passes.h.inc"
 } // namespace mlir::uop
 
 using namespace mlir;

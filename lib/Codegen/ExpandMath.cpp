@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Conversion/Passes.h"
+#include "Uop/Codegen/Passes.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
@@ -19,7 +19,7 @@
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPEXPANDMATHPASS
-#include "Uop/Conversion/Passes.h.inc"
+#include "Uop/Codegen/Passes.h.inc"
 } // namespace mlir::uop
 
 using namespace mlir;

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef UOP_LIB_CONVERSION_LOOPACCESS_H
-#define UOP_LIB_CONVERSION_LOOPACCESS_H
+#ifndef UOP_LIB_CODEGEN_LOOPACCESS_H
+#define UOP_LIB_CODEGEN_LOOPACCESS_H
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Operation.h"
@@ -59,4 +59,4 @@ std::optional<BufferLoad> asBufferLoad(Operation *op);
 
 } // namespace mlir::uop
 
-#endif // UOP_LIB_CONVERSION_LOOPACCESS_H
+#endif // UOP_LIB_CODEGEN_LOOPACCESS_H

@@ -2,18 +2,18 @@
 //
 // uop-prefetch applies `#uop.opts<prefetch = d>` to a linearized kernel:
 // the loads of its innermost loops that touch a new cache line every
-// iteration are prefetched d iterations ahead. uop-prefetch-to-nvvm gives
-// those prefetches an instruction on the GPU, where NVPTX drops
-// llvm.prefetch.
+// iteration are prefetched d iterations ahead (on the GPU,
+// uop-prefetch-to-nvvm gives them an instruction).
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Conversion/Passes.h"
+#include "Uop/Codegen/Passes.h"
+
+#include "Uop/IR/UopTarget.h"
 
 #include "LoopAccess.h"
 #include "Uop/IR/UopOps.h"
 
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 
@@ -21,8 +21,7 @@
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPPREFETCHPASS
-#define GEN_PASS_DEF_UOPPREFETCHTONVVMPASS
-#include "Uop/Conversion/Passes.h.inc"
+#include "Uop/Codegen/Passes.h.inc"
 } // namespace mlir::uop
 
 using namespace mlir;
@@ -30,13 +29,9 @@ using namespace mlir::uop;
 
 namespace {
 
-/// The bytes of a cache line: of the GPU's L1 and L2 (128), a multiple of
-/// the CPU's (64).
-constexpr int64_t kLineBytes = 128;
-
 /// Prefetches the strided buffer loads of `loop` `distance` iterations
 /// ahead.
-void prefetchLoop(scf::ForOp loop, int64_t distance) {
+void prefetchLoop(scf::ForOp loop, int64_t distance, int64_t lineBytes) {
   Type ivType = loop.getInductionVar().getType();
   if (!ivType.isSignlessIntOrIndex())
     return;
@@ -59,7 +54,7 @@ void prefetchLoop(scf::ForOp loop, int64_t distance) {
       continue;
     std::optional<LinearIndex> f = linearIndexIn(l->index, loop.getInductionVar(), loop);
     int64_t elemBytes = l->elemBytes();
-    if (!f || std::abs(f->coefs[0]) * *step * elemBytes < kLineBytes)
+    if (!f || std::abs(f->coefs[0]) * *step * elemBytes < lineBytes)
       continue;
     auto key = std::make_pair(l->memref.getAsOpaquePointer(), f->key());
     auto [it, inserted] = groupOf.try_emplace(key, groups.size());
@@ -88,7 +83,7 @@ void prefetchLoop(scf::ForOp loop, int64_t distance) {
 
   for (Group &g : groups) {
     llvm::stable_sort(g.loads, [](auto &x, auto &y) { return x.first < y.first; });
-    int64_t lineElems = std::max<int64_t>(1, kLineBytes / g.elemBytes);
+    int64_t lineElems = std::max<int64_t>(1, lineBytes / g.elemBytes);
     int64_t covered = INT64_MIN;
     for (auto &[offset, l] : g.loads) {
       if (covered != INT64_MIN && offset + l.width <= covered)
@@ -111,35 +106,18 @@ struct UopPrefetchPass : mlir::uop::impl::UopPrefetchPassBase<UopPrefetchPass> {
     auto opts = func->getAttrOfType<OptsAttr>(kOptsAttrName);
     if (!opts || opts.getPrefetch() == 0)
       return;
+    // The cache line of the target (a GPU's L1 and L2: 128 bytes; a CPU's
+    // 64): a load is prefetched when it moves to a new line every iteration,
+    // one prefetch per line.
+    TargetAttr target = getTarget(func);
+    int64_t lineBytes = target && target.getCacheLine() ? target.getCacheLine() : 64;
     SmallVector<scf::ForOp> innermost;
     func.walk([&](scf::ForOp loop) {
       if (isInnermost(loop))
         innermost.push_back(loop);
     });
     for (scf::ForOp loop : innermost)
-      prefetchLoop(loop, opts.getPrefetch());
-  }
-};
-
-struct UopPrefetchToNVVMPass : mlir::uop::impl::UopPrefetchToNVVMPassBase<UopPrefetchToNVVMPass> {
-  void runOnOperation() override {
-    SmallVector<LLVM::Prefetch> prefetches;
-    getOperation().walk([&](LLVM::Prefetch p) { prefetches.push_back(p); });
-    for (LLVM::Prefetch p : prefetches) {
-      OpBuilder b(p);
-      // A read of data: PTX's prefetch has no write or instruction hint.
-      if (p.getRw() == 0 && p.getCache() == 1) {
-        Value ptr = p.getAddr();
-        auto global = LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/1);
-        if (cast<LLVM::LLVMPointerType>(ptr.getType()).getAddressSpace() == 0)
-          ptr = LLVM::AddrSpaceCastOp::create(b, p.getLoc(), global, ptr);
-        NVVM::PrefetchOp::create(
-            b, p.getLoc(), NVVM::PrefetchCacheLevelAttr::get(b.getContext(),
-                                                             NVVM::PrefetchCacheLevel::L1),
-            /*evictPriority=*/nullptr, ptr, /*predicate=*/nullptr);
-      }
-      p.erase();
-    }
+      prefetchLoop(loop, opts.getPrefetch(), lineBytes);
   }
 };
 

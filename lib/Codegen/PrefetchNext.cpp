@@ -7,7 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Conversion/Passes.h"
+#include "Uop/Codegen/Passes.h"
+
+#include "Uop/IR/UopTarget.h"
 #include "Uop/IR/UopOps.h"
 
 #include "LoopAccess.h"
@@ -20,16 +22,13 @@
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPPREFETCHNEXTPASS
-#include "Uop/Conversion/Passes.h.inc"
+#include "Uop/Codegen/Passes.h.inc"
 } // namespace mlir::uop
 
 using namespace mlir;
 using namespace mlir::uop;
 
 namespace {
-
-/// The bytes of a CPU cache line.
-constexpr int64_t kLineBytes = 64;
 
 /// A loop over rows: the one induction variable of an scf.for or a
 /// one-dimensional scf.parallel, with its bounds.
@@ -57,7 +56,8 @@ struct RowLoad {
 
 /// The row loads directly in the body of `inner`, an innermost loop of the
 /// row loop `row`.
-SmallVector<RowLoad> rowLoads(scf::ForOp inner, const RowLoop &row, int64_t rowStep) {
+SmallVector<RowLoad> rowLoads(scf::ForOp inner, const RowLoop &row, int64_t rowStep,
+                              int64_t lineBytes) {
   SmallVector<RowLoad> out;
   std::optional<int64_t> step = getConstantIntValue(inner.getStep());
   if (!step || *step <= 0)
@@ -69,7 +69,7 @@ SmallVector<RowLoad> rowLoads(scf::ForOp inner, const RowLoop &row, int64_t rowS
     std::optional<LinearIndex> f =
         linearIndexIn(l->index, {inner.getInductionVar(), row.iv}, row.op);
     if (f && f->coefs[0] * *step == l->width &&
-        std::abs(f->coefs[1] * rowStep) * l->elemBytes() >= kLineBytes)
+        std::abs(f->coefs[1] * rowStep) * l->elemBytes() >= lineBytes)
       out.push_back({*l, *f});
   }
   return out;
@@ -107,7 +107,7 @@ Value cloneIndex(Value v, IRMapping &map, OpBuilder &b, Operation *scope) {
 /// iterations, each first prefetching the lines its `loads` read in the
 /// next row. False where the loop does not allow it (then it is left).
 bool stripMineWithPrefetch(scf::ForOp inner, const RowLoop &row, ArrayRef<RowLoad> loads,
-                           int64_t elems) {
+                           int64_t elems, int64_t lineBytes) {
   if (inner.getNumResults() != 0)
     return false;
   std::optional<int64_t> lb = getConstantIntValue(inner.getLowerBound());
@@ -117,7 +117,7 @@ bool stripMineWithPrefetch(scf::ForOp inner, const RowLoop &row, ArrayRef<RowLoa
     return false;
   int64_t trips = llvm::divideCeil(*ub - *lb, *step);
   int64_t width = loads.front().load.width;
-  int64_t lineElems = std::max<int64_t>(1, kLineBytes / loads.front().load.elemBytes());
+  int64_t lineElems = std::max<int64_t>(1, lineBytes / loads.front().load.elemBytes());
   // Strips of `elems` elements, halved until they divide the trip count
   // (so every strip is whole and every address prefetched is read), and
   // at least a line wide.
@@ -167,7 +167,7 @@ bool stripMineWithPrefetch(scf::ForOp inner, const RowLoop &row, ArrayRef<RowLoa
           v.getDefiningOp()->erase();
         return false;
       }
-      int64_t lineElems = std::max<int64_t>(1, kLineBytes / l->load.elemBytes());
+      int64_t lineElems = std::max<int64_t>(1, lineBytes / l->load.elemBytes());
       for (int64_t q = 0; q < span; q += lineElems) {
         Value index = q ? arith::AddIOp::create(b, loc, base, cst(base.getType(), q)) : base;
         memref::PrefetchOp::create(b, loc, l->load.memref, ValueRange{index}, /*isWrite=*/false,
@@ -196,6 +196,8 @@ struct UopPrefetchNextPass : mlir::uop::impl::UopPrefetchNextPassBase<UopPrefetc
     auto opts = func->getAttrOfType<OptsAttr>(kOptsAttrName);
     if (!opts || opts.getPrefetchNext() == 0)
       return;
+    // The target's cache line: what one prefetch brings.
+    int64_t lineBytes = getTargetOrDefault(func, TargetKind::CPU).getCacheLine();
     SmallVector<RowLoop> rows;
     func.walk([&](Operation *op) {
       if (std::optional<RowLoop> r = asRowLoop(op))
@@ -214,7 +216,7 @@ struct UopPrefetchNextPass : mlir::uop::impl::UopPrefetchNextPassBase<UopPrefetc
         if (!inner || !isInnermost(inner))
           continue;
         std::map<RowKey, SmallVector<RowLoad>> byKey;
-        for (RowLoad &l : rowLoads(inner, row, *rowStep))
+        for (RowLoad &l : rowLoads(inner, row, *rowStep, lineBytes))
           byKey[rowKey(l)].push_back(l);
         SmallVector<RowLoad> second;
         for (auto &[key, loads] : byKey)
@@ -224,7 +226,7 @@ struct UopPrefetchNextPass : mlir::uop::impl::UopPrefetchNextPassBase<UopPrefetc
           todo.push_back({inner, std::move(second)});
       }
       for (auto &[inner, loads] : todo)
-        numStripMined += stripMineWithPrefetch(inner, row, loads, opts.getPrefetchNext());
+        numStripMined += stripMineWithPrefetch(inner, row, loads, opts.getPrefetchNext(), lineBytes);
     }
   }
 };

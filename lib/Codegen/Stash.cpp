@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Conversion/Passes.h"
+#include "Uop/Codegen/Passes.h"
 #include "Uop/IR/UopOps.h"
 
 #include "mlir/IR/IRMapping.h"
@@ -17,7 +17,7 @@
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPSTASHPASS
-#include "Uop/Conversion/Passes.h.inc"
+#include "Uop/Codegen/Passes.h.inc"
 } // namespace mlir::uop
 
 using namespace mlir;

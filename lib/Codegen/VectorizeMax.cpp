@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Uop/Conversion/Passes.h"
+#include "Uop/Codegen/Passes.h"
+
+#include "Uop/IR/UopTarget.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -20,7 +22,7 @@
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPVECTORIZEMAXPASS
-#include "Uop/Conversion/Passes.h.inc"
+#include "Uop/Codegen/Passes.h.inc"
 } // namespace mlir::uop
 
 using namespace mlir;
@@ -138,10 +140,17 @@ SmallVector<Accumulation> matchLoop(scf::ForOp loop) {
 struct UopVectorizeMaxPass : mlir::uop::impl::UopVectorizeMaxPassBase<UopVectorizeMaxPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (lanes < 2 || lanes > 64) {
-      getOperation().emitError("uop-vectorize-max: lanes must be in [2, 64], got ")
+    if (lanes != 0 && (lanes < 2 || lanes > 64)) {
+      getOperation().emitError("uop-vectorize-max: lanes must be 0 or in [2, 64], got ")
           << static_cast<int64_t>(lanes);
       return signalPassFailure();
+    }
+    // 0: the f32 lanes of the target's vectors (x86-64's 128-bit SSE2
+    // where the target names no vector unit).
+    width = lanes;
+    if (width == 0) {
+      uop::TargetAttr target = uop::getTargetOrDefault(getOperation(), uop::TargetKind::CPU);
+      width = std::max<int64_t>(target.getVectorBits(), 128) / 32;
     }
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
@@ -160,7 +169,7 @@ struct UopVectorizeMaxPass : mlir::uop::impl::UopVectorizeMaxPassBase<UopVectori
     if (!lb || !ub || !step || *step != 1 || !loop.getInitArgs().empty())
       return false;
     int64_t trip = *ub - *lb;
-    if (trip < 2 * lanes || trip % lanes != 0)
+    if (trip < 2 * width || trip % width != 0)
       return false;
     SmallVector<Accumulation> accs = matchLoop(loop);
     if (accs.empty())
@@ -169,8 +178,8 @@ struct UopVectorizeMaxPass : mlir::uop::impl::UopVectorizeMaxPassBase<UopVectori
     OpBuilder b(loop);
     Location loc = loop.getLoc();
     Type f32 = b.getF32Type(), i1 = b.getI1Type();
-    auto vf = VectorType::get({lanes}, f32);
-    auto vi1 = VectorType::get({lanes}, i1);
+    auto vf = VectorType::get({width}, f32);
+    auto vi1 = VectorType::get({width}, i1);
     SmallVector<Value> before;
     for (Accumulation &a : accs)
       before.push_back(memref::LoadOp::create(b, loc, a.acc.getMemRef(), a.acc.getIndices()));
@@ -183,7 +192,7 @@ struct UopVectorizeMaxPass : mlir::uop::impl::UopVectorizeMaxPassBase<UopVectori
     SmallVector<Value> inits(accs.size(), start);
     inits.append(accs.size(), noNan);
     Type ivType = loop.getInductionVar().getType();
-    Value vstep = arith::ConstantOp::create(b, loc, b.getIntegerAttr(ivType, lanes));
+    Value vstep = arith::ConstantOp::create(b, loc, b.getIntegerAttr(ivType, width));
     auto vloop = scf::ForOp::create(
         b, loc, loop.getLowerBound(), loop.getUpperBound(), vstep, inits,
         [&](OpBuilder &nb, Location l, Value j, ValueRange iter) {
@@ -211,7 +220,7 @@ struct UopVectorizeMaxPass : mlir::uop::impl::UopVectorizeMaxPassBase<UopVectori
     for (auto [k, a] : llvm::enumerate(accs)) {
       Value v = vloop.getResult(k);
       Value m = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
-      for (int64_t l = 1; l < lanes; ++l)
+      for (int64_t l = 1; l < width; ++l)
         m = combine(b, loc, a, m, vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l}));
       Value sawNan = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR,
                                                  vloop.getResult(accs.size() + k));
@@ -229,6 +238,9 @@ struct UopVectorizeMaxPass : mlir::uop::impl::UopVectorizeMaxPassBase<UopVectori
       memref::StoreOp::create(eb, loc, result[k], a.store.getMemRef(), a.store.getIndices());
     return true;
   }
+
+  /// The vector lanes of this run (the option, or the target's).
+  int64_t width = 8;
 };
 
 } // namespace

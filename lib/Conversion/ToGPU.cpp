@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Conversion/Passes.h"
+
+#include "Uop/IR/UopTarget.h"
 #include "Uop/IR/UopDialect.h"
 #include "Uop/IR/UopOps.h"
 
@@ -31,12 +33,6 @@ using namespace mlir::uop;
 
 namespace {
 
-/// CUDA's limits on launch sizes (compute capability 5.0 and later).
-constexpr int64_t kMaxGrid[3] = {2147483647, 65535, 65535};
-constexpr int64_t kMaxBlock[3] = {1024, 1024, 64};
-constexpr int64_t kMaxThreads = 1024;
-/// CUDA's local memory per thread (compute capability 2.0 and later).
-constexpr int64_t kMaxLocalBytes = 512 * 1024;
 /// The per-thread memory a kernel keeps in local memory; larger allocs move
 /// to global scratch memory. The driver reserves a kernel's local memory for
 /// every thread the GPU can hold at once (an H200: 132 SMs x 2048 threads),
@@ -112,9 +108,11 @@ static bool isScratchable(memref::AllocaOp alloca) {
 /// Decides where `k`'s per-thread memory (uop.alloc) lives: local memory
 /// while it fits kLocalBudgetBytes, else its largest allocas move to global
 /// scratch memory until the rest fits. Scratch memory for more than
-/// kMaxScratchBytes falls back to local memory where that fits CUDA's
-/// limit; else it is an error at the largest alloca.
-static LogicalResult placePerThreadMemory(Kernel &k) {
+/// kMaxScratchBytes falls back to local memory where that fits the
+/// target's local_memory; else it is an error at the largest alloca.
+static LogicalResult placePerThreadMemory(Kernel &k, TargetAttr target) {
+  // The local memory the chip gives a thread.
+  int64_t maxLocalBytes = target.getLocalMemory();
   struct Local {
     memref::AllocaOp op;
     int64_t bytes;
@@ -148,11 +146,11 @@ static LogicalResult placePerThreadMemory(Kernel &k) {
   std::optional<int64_t> threads = k.threads();
   bool overflow = !threads || llvm::MulOverflow(scratchBytes, *threads, total);
   if (!scratch.empty() && (overflow || total > kMaxScratchBytes)) {
-    if (allBytes <= kMaxLocalBytes)
+    if (allBytes <= maxLocalBytes)
       return success(); // all of it in local memory, as it fits
     InFlightDiagnostic d = scratch.front().emitOpError("uop-to-gpu: ")
                            << allBytes << " bytes of per-thread memory (uop.alloc) exceed the "
-                           << kMaxLocalBytes / 1024 << " KiB of local memory CUDA gives a thread, "
+                           << maxLocalBytes / 1024 << " KiB of local memory CUDA gives a thread, "
                            << "and global scratch memory for " << scratchBytes
                            << " bytes a thread in a launch of " << k.grid[0] << "x" << k.grid[1]
                            << "x" << k.grid[2] << " blocks of " << k.block[0] << "x" << k.block[1]
@@ -163,7 +161,7 @@ static LogicalResult placePerThreadMemory(Kernel &k) {
       d << total << " bytes";
     return d << ", more than the " << (kMaxScratchBytes >> 30) << " GiB uop allows";
   }
-  if (localBytes > kMaxLocalBytes) {
+  if (localBytes > maxLocalBytes) {
     // What stays is not scratchable (not a flat buffer of loads and stores).
     Local *largest = nullptr;
     for (Local &l : locals)
@@ -171,7 +169,7 @@ static LogicalResult placePerThreadMemory(Kernel &k) {
         largest = &l;
     return largest->op.emitOpError("uop-to-gpu: ")
            << localBytes << " bytes of per-thread memory (uop.alloc), but CUDA gives a thread "
-           << "at most " << kMaxLocalBytes / 1024 << " KiB of local memory";
+           << "at most " << maxLocalBytes / 1024 << " KiB of local memory";
   }
   // Kernel order, so that the parameters follow the program.
   for (Local &l : locals)
@@ -192,7 +190,7 @@ static const char *processorName(gpu::Processor p) {
 
 /// Checks that `func` is a linearized kernel uop-to-gpu can launch and reads
 /// its launch configuration. Errors are at the kernel.
-static FailureOr<Kernel> analyze(func::FuncOp func) {
+static FailureOr<Kernel> analyze(func::FuncOp func, TargetAttr target) {
   Kernel k{func};
   if (!llvm::hasSingleElement(func.getBody()))
     return func.emitOpError("uop-to-gpu: expects a linearized kernel (one block)");
@@ -274,21 +272,25 @@ static FailureOr<Kernel> analyze(func::FuncOp func) {
     (global ? k.grid : k.block)[pi - base] = *ub;
     k.loops.push_back({par, p});
   }
+  // The chip's launch limits (#uop.target's max_grid, max_block,
+  // max_threads).
+  ArrayRef<int64_t> maxGrid = target.getMaxGrid(), maxBlock = target.getMaxBlock();
+  int64_t maxThreads = target.getMaxThreads();
   for (int d = 0; d < 3; ++d) {
-    if (k.grid[d] > kMaxGrid[d])
+    if (k.grid[d] > maxGrid[d])
       return func.emitOpError("uop-to-gpu: a grid of ")
              << k.grid[d] << " blocks on "
-             << "xyz"[d] << " exceeds CUDA's " << kMaxGrid[d];
-    if (k.block[d] > kMaxBlock[d])
+             << "xyz"[d] << " exceeds CUDA's " << maxGrid[d];
+    if (k.block[d] > maxBlock[d])
       return func.emitOpError("uop-to-gpu: a block of ")
              << k.block[d] << " threads on "
-             << "xyz"[d] << " exceeds CUDA's " << kMaxBlock[d];
+             << "xyz"[d] << " exceeds CUDA's " << maxBlock[d];
   }
   int64_t threads = k.block[0] * k.block[1] * k.block[2];
-  if (threads > kMaxThreads)
+  if (threads > maxThreads)
     return func.emitOpError("uop-to-gpu: a block of ")
-           << threads << " threads exceeds CUDA's " << kMaxThreads;
-  if (failed(placePerThreadMemory(k)))
+           << threads << " threads exceeds CUDA's " << maxThreads;
+  if (failed(placePerThreadMemory(k, target)))
     return failure();
   return k;
 }
@@ -460,11 +462,12 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
 LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleName,
                                              bool tempsAsArgs) {
   MLIRContext *ctx = module.getContext();
+  TargetAttr target = getTargetOrDefault(module, TargetKind::CUDA);
   SmallVector<Kernel> kernels;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (!isKernel(func) || func.isExternal())
       continue;
-    FailureOr<Kernel> k = analyze(func);
+    FailureOr<Kernel> k = analyze(func, target);
     if (failed(k))
       return failure();
     kernels.push_back(std::move(*k));

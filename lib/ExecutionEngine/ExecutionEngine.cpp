@@ -5,6 +5,7 @@
 #include "Uop/Conversion/Passes.h"
 #include "Uop/IR/UopOps.h"
 #include "Uop/Transforms/Passes.h"
+#include "Uop/Runtime/HostCpu.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -14,47 +15,12 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <map>
 
 using namespace mlir;
 using namespace mlir::uop;
 namespace rt = ::uop::rt;
-
-StringRef mlir::uop::stringifyCompileTarget(CompileTarget target) {
-  switch (target) {
-  case CompileTarget::CPU:
-    return "cpu";
-  case CompileTarget::Emulate:
-    return "emulate";
-  case CompileTarget::CUDA:
-    return "cuda";
-  }
-  llvm_unreachable("unknown target");
-}
-
-std::optional<CompileTarget> mlir::uop::parseCompileTarget(StringRef name) {
-  if (name == "cpu")
-    return CompileTarget::CPU;
-  if (name == "emulate")
-    return CompileTarget::Emulate;
-  if (name == "cuda")
-    return CompileTarget::CUDA;
-  return std::nullopt;
-}
-
-std::string CompileOptions::str() const {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << "target=" << stringifyCompileTarget(target) << " opt=" << stringifyOptMode(opt)
-     << " fuse-reduce=" << fuseReduce << " openmp=" << openmp << " checks=" << checks << " O"
-     << codegen.optLevel
-     << " cpu=" << (codegen.cpu.empty() ? llvm::sys::getHostCPUName().str() : codegen.cpu);
-  if (target == CompileTarget::CUDA)
-    os << " chip=" << chip;
-  return s;
-}
 
 //===----------------------------------------------------------------------===//
 // What the runtime needs to know, read off the IR
@@ -334,9 +300,22 @@ static LogicalResult addScratchArgs(func::FuncOp main, rt::HostPlan &plan) {
   return success();
 }
 
+/// Runs `stage` of the program's pipeline (CPU or CUDA) on `module`.
+static LogicalResult runStage(ModuleOp module, PipelineStage stage,
+                              const UopCpuPipelineOptions *cpu,
+                              const UopCudaPipelineOptions *cuda) {
+  PassManager pm(module.getContext());
+  if (cuda)
+    buildUopCudaStage(pm, stage, *cuda);
+  else
+    buildUopCpuStage(pm, stage, *cpu);
+  return pm.run(module);
+}
+
 /// The CUDA target: the same plan, the kernels lowered to PTX.
 static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::Form form,
-                                                 const CompileOptions &options) {
+                                                 const CompileOptions &options,
+                                                 const CompileTargets &targets) {
   MLIRContext *ctx = module.getContext();
   {
     DialectRegistry registry;
@@ -344,35 +323,29 @@ static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::
     ctx->appendDialectRegistry(registry);
   }
   UopCudaPipelineOptions pipeline;
-  pipeline.chip = options.chip;
-  pipeline.fuseReduce = options.fuseReduce;
-  pipeline.hostTempsAsArgs = true;
-  pipeline.checks = options.checks;
-  FailureOr<rt::HostPlan> planned = planProgram(
-      module, form, [&](OpPassManager &pm) { buildUopCudaKernelizeStage(pm, pipeline); });
+  setPipelineOptions(options, targets, pipeline);
+  FailureOr<rt::HostPlan> planned = planProgram(module, form, [&](OpPassManager &pm) {
+    buildUopCudaStage(pm, PipelineStage::Kernelize, pipeline);
+    buildUopCudaStage(pm, PipelineStage::Opts, pipeline);
+  });
   if (failed(planned) || failed(linearizeAndCount(module, *planned, [&](OpPassManager &pm) {
-        buildUopCudaLinearizeStage(pm, options.checks);
+        buildUopCudaStage(pm, PipelineStage::Linearize, pipeline);
       })))
     return failure();
   rt::HostPlan plan = std::move(*planned);
   addKernelChecks(module, plan);
-  {
-    PassManager pm(ctx);
-    buildUopCudaHostStage(pm, pipeline);
-    if (failed(pm.run(module)))
-      return failure();
-    auto main = module.lookupSymbol<func::FuncOp>("main");
-    if (!main || failed(addScratchArgs(main, plan)) || failed(recordGpuLaunches(main, plan)))
-      return failure();
-  }
-  PassManager pm(ctx);
-  buildUopNVVMStage(pm, pipeline);
-  if (failed(pm.run(module)))
+  if (failed(runStage(module, PipelineStage::Host, nullptr, &pipeline)))
+    return failure();
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main || failed(addScratchArgs(main, plan)) || failed(recordGpuLaunches(main, plan)) ||
+      failed(runStage(module, PipelineStage::Lower, nullptr, &pipeline)))
     return failure();
   FailureOr<std::string> ptx = getPTX(module);
   if (failed(ptx))
     return failure();
-  return CompiledProgram{CompileTarget::CUDA, std::move(plan), "", std::move(*ptx)};
+  std::string machine;
+  llvm::raw_string_ostream(machine) << targets.gpu;
+  return CompiledProgram{CompileTarget::CUDA, machine, "", std::move(plan), "", std::move(*ptx)};
 }
 
 //===----------------------------------------------------------------------===//
@@ -384,45 +357,43 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
   FailureOr<rt::HostPlan::Form> form = classifyMain(program);
   if (failed(form))
     return failure();
+  MLIRContext *ctx = program.getContext();
+  // The machines, once: the pipelines attach exactly these.
+  std::string error;
+  FailureOr<CompileTargets> targets = resolveTargets(options, ctx, error);
+  if (failed(targets))
+    return emitError(program.getLoc(), error), failure();
   OwningOpRef<ModuleOp> module = program.clone();
+  // Attached once, here (a kernel graph skips the kernelize stage, whose
+  // uop-attach-target then keeps it): the GPU's for the GPU mapping, which
+  // the emulation's Lower stage replaces by the CPU's.
+  setTarget(*module, options.target == CompileTarget::CPU ? targets->cpu : targets->gpu);
   if (options.target == CompileTarget::CUDA)
-    return compileForCuda(*module, *form, options);
-  MLIRContext *ctx = module->getContext();
+    return compileForCuda(*module, *form, options, *targets);
   UopCpuPipelineOptions pipeline;
-  pipeline.openmp = options.openmp;
-  pipeline.fuseReduce = options.fuseReduce;
-  // The emulated GPU maps kernels as the GPU does (no CPU opts, no layout).
-  bool emulate = options.target == CompileTarget::Emulate;
-  pipeline.opt = emulate ? OptMode::None : options.opt;
-  pipeline.hostTempsAsArgs = true; // the executable allocates them once
-  pipeline.checks = options.checks;
+  setPipelineOptions(options, *targets, pipeline);
 
-  // L1 -> kernels + host, and who maps each kernel onto the machine; then
-  // the kernels -> L3, where each kernel's work is counted.
-  auto search = [&](ModuleOp m) -> LogicalResult {
+  // L1 -> kernels + host, and who maps each kernel onto the machine (the
+  // search first, where it is asked for: the opts stage leaves the kernels
+  // it chose alone); then the kernels -> L3, where each kernel's work is
+  // counted.
+  bool search = pipeline.opt == OptMode::Search;
+  auto searchThenHand = [&](ModuleOp m) -> LogicalResult {
     if (failed(searchOpts(m, options, llvm::errs())))
       return failure();
     // What the search left (kernels that divide by data): the hand rules.
-    PassManager pm(ctx);
-    pm.addPass(createUopHandOptPass(getHostHandOptOptions()));
-    return pm.run(m);
+    return runStage(m, PipelineStage::Opts, &pipeline, nullptr);
   };
   FailureOr<rt::HostPlan> planned = planProgram(
       *module, *form,
       [&](OpPassManager &pm) {
-        buildUopKernelizeStage(pm, pipeline);
-        if (emulate) {
-          UopHandOptPassOptions gpu;
-          gpu.target = "gpu";
-          pm.addPass(createUopHandOptPass(gpu));
-        }
+        buildUopCpuStage(pm, PipelineStage::Kernelize, pipeline);
+        if (!search)
+          buildUopCpuStage(pm, PipelineStage::Opts, pipeline);
       },
-      pipeline.opt == OptMode::Search ? function_ref<LogicalResult(ModuleOp)>(search) : nullptr);
+      search ? function_ref<LogicalResult(ModuleOp)>(searchThenHand) : nullptr);
   if (failed(planned) || failed(linearizeAndCount(*module, *planned, [&](OpPassManager &pm) {
-        if (emulate)
-          buildUopEmulateLinearizeStage(pm, options.checks);
-        else
-          buildUopLinearizeStage(pm, options.checks);
+        buildUopCpuStage(pm, PipelineStage::Linearize, pipeline);
       })))
     return failure();
   rt::HostPlan plan = std::move(*planned);
@@ -433,17 +404,13 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
 
   // The host's launches become calls; each call's operands are the host's
   // arguments (temporaries too), which are the plan's, in order.
-  {
-    PassManager pm(ctx);
-    buildUopHostStage(pm, pipeline);
-    if (failed(pm.run(*module)) || failed(recordLaunches(main, plan)))
-      return failure();
-  }
+  if (failed(runStage(*module, PipelineStage::Host, &pipeline, nullptr)) ||
+      failed(recordLaunches(main, plan)))
+    return failure();
 
   // L3 -> LLVM dialect -> a shared library (the CPU target only translates).
-  PassManager pm(ctx);
-  buildUopLLVMStage(pm, pipeline);
-  if (failed(pm.run(*module)) || failed(addPackedEntry(*module, "main")))
+  if (failed(runStage(*module, PipelineStage::Lower, &pipeline, nullptr)) ||
+      failed(addPackedEntry(*module, "main")))
     return failure();
   // Each kernel's own entry, for per-kernel profiles (UOP_PROFILE, --profile).
   if (plan.form == rt::HostPlan::Shaped)
@@ -453,12 +420,24 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
   FailureOr<std::string> so = compileToSharedLibrary(*module, options.codegen);
   if (failed(so))
     return failure();
-  return CompiledProgram{options.target, std::move(plan), *so, ""};
+  std::string machine;
+  llvm::raw_string_ostream(machine) << targets->cpu;
+  return CompiledProgram{options.target, machine, targets->cpu.getFeatures().str(),
+                         std::move(plan), *so, ""};
 }
 
 rt::Result<std::unique_ptr<rt::Executable>> mlir::uop::load(CompiledProgram compiled) {
   if (compiled.target == CompileTarget::CUDA)
     return rt::Executable::loadCuda(std::move(compiled.plan), std::move(compiled.ptx));
+  // Code for a CPU with features this one lacks would die of SIGILL.
+  if (std::vector<std::string> missing = rt::missingCpuFeatures(compiled.features);
+      !missing.empty()) {
+    std::string list;
+    for (const std::string &f : missing)
+      list += (list.empty() ? "" : ", ") + f;
+    return rt::Error{"the program was compiled for a CPU with " + list +
+                     ", which this CPU lacks (--mcpu names the CPU to compile for)"};
+  }
   return rt::Executable::load(std::move(compiled.plan), compiled.library);
 }
 

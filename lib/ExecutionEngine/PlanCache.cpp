@@ -42,7 +42,8 @@ std::string PlanCache::key(ModuleOp program) const {
   // constants, shapes, dtypes and slots are), the options and the target.
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << kPlanFormat << "\ncompiler=" << compilerIdentity() << "\n" << options.str() << "\n";
+  os << kPlanFormat << "\ncompiler=" << compilerIdentity() << "\n"
+     << cacheKey(options, program.getContext()) << "\n";
   program.print(os, OpPrintingFlags().useLocalScope());
   return rt::hashKey(text);
 }

@@ -14,6 +14,7 @@
 #include "Uop/ExecutionEngine/Passes.h"
 
 #include "Uop/IR/UopOps.h"
+#include "Uop/IR/UopTarget.h"
 #include "Uop/Runtime/Cache.h"
 #include "Uop/Transforms/Passes.h"
 
@@ -25,7 +26,6 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/ScopedPrinter.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 #include <chrono>
@@ -50,23 +50,11 @@ namespace rt = ::uop::rt;
 /// with vector lanes (register tiles over uop-layout's panels of B). 4: a
 /// gemm's reduce tiles. 6: ragged register tiles (6 rows on AVX2). 7: the
 /// next row's prefetch (prefetch_next), row reductions without upcast.
-static constexpr const char *kSearchFormat = "uop-search 7";
+/// 8: keyed by the module's #uop.target instead of the host CPU's name and
+/// features.
+static constexpr const char *kSearchFormat = "uop-search 8";
 
 namespace {
-
-/// The host CPU as the search cache keys it: its name and every feature it
-/// has (a winner measured on one CPU says nothing about another).
-std::string hostCpu() {
-  std::string s = llvm::sys::getHostCPUName().str();
-  std::vector<std::string> on;
-  for (auto &f : llvm::sys::getHostCPUFeatures())
-    if (f.second)
-      on.push_back(f.first().str());
-  std::sort(on.begin(), on.end());
-  for (const std::string &f : on)
-    s += " +" + f;
-  return s;
-}
 
 /// The kernel as text under a fixed name: its structure.
 std::string kernelText(func::FuncOp kernel) {
@@ -88,6 +76,8 @@ OwningOpRef<ModuleOp> singleKernelProgram(func::FuncOp kernel, OptsAttr opts) {
   OpBuilder b(ctx);
   Location loc = kernel.getLoc();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  if (TargetAttr target = getTarget(kernel))
+    setTarget(*module, target);
   b.setInsertionPointToEnd(module->getBody());
   auto k = cast<func::FuncOp>(b.clone(*kernel));
   k.setSymName("k");
@@ -120,14 +110,17 @@ bool dividesByData(func::FuncOp kernel) {
       .wasInterrupted();
 }
 
-/// What uop-hand-opt target=cpu chooses for `kernel` (run on a copy).
+/// What uop-hand-opt chooses for `kernel` (run on a copy, for the same
+/// target).
 OptsAttr handChoice(func::FuncOp kernel) {
   OwningOpRef<ModuleOp> m = ModuleOp::create(kernel.getLoc());
+  if (TargetAttr target = getTarget(kernel))
+    setTarget(*m, target);
   OpBuilder b(kernel.getContext());
   b.setInsertionPointToEnd(m->getBody());
   auto k = cast<func::FuncOp>(b.clone(*kernel));
   PassManager pm(kernel.getContext());
-  pm.addPass(createUopHandOptPass(getHostHandOptOptions()));
+  pm.addPass(createUopHandOptPass());
   if (failed(pm.run(*m)))
     return {};
   return k->getAttrOfType<OptsAttr>(kOptsAttrName);
@@ -145,6 +138,9 @@ class Searcher {
 public:
   Searcher(func::FuncOp kernel, const CompileOptions &options) : kernel(kernel), options(options) {
     this->options.opt = OptMode::None; // the kernel names its opts
+    // For the kernel's target, as resolved (not detected again).
+    if (TargetAttr target = getTarget(kernel))
+      this->options.cpu = llvm::to_string(target);
   }
 
   /// Compiles `opts` and binds its arguments; nullopt when it does not
@@ -435,7 +431,13 @@ SmallVector<OptsBuilder> refineCandidates(ArrayRef<int64_t> shape, int64_t rsize
 LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &options,
                                     llvm::raw_ostream &log) {
   MLIRContext *ctx = module.getContext();
-  std::string cpu = hostCpu();
+  // The machine the candidates are timed on, which their winners are kept
+  // for: the module's CPU target (the engine attaches this machine's).
+  TargetAttr target = getTarget(module);
+  if (!target || !target.isCPU())
+    return emitError(module.getLoc(), "uop-search: the module has no CPU #uop.target (the machine "
+                                      "the candidates run on; run uop-attach-target first)");
+  std::string cpu = llvm::to_string(target);
   for (auto kernel : module.getOps<func::FuncOp>()) {
     if (!isKernel(kernel) || kernel.isDeclaration() || kernel->hasAttr(kOptsAttrName) ||
         kernel.getNumResults() != 1 || isa<VoidType>(kernel.getResultTypes()[0]))
@@ -449,8 +451,8 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
     std::string keyText;
     {
       llvm::raw_string_ostream os(keyText);
-      os << kSearchFormat << "\ncpu=" << cpu << "\nopenmp=" << options.openmp << " O"
-         << options.codegen.optLevel << " codegen-cpu=" << options.codegen.cpu << "\n"
+      os << kSearchFormat << "\ntarget=" << cpu << "\nopenmp=" << options.openmp << " O"
+         << options.codegen.optLevel << "\n"
          << kernelText(kernel);
     }
     std::string key = rt::hashKey(keyText);

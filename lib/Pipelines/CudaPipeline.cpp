@@ -9,6 +9,7 @@
 
 #include "Uop/Pipelines/Pipelines.h"
 
+#include "Uop/Codegen/Passes.h"
 #include "Uop/Conversion/Passes.h"
 #include "Uop/Transforms/Passes.h"
 
@@ -48,38 +49,13 @@
 
 using namespace mlir;
 
-void mlir::uop::buildUopCudaKernelizeStage(OpPassManager &pm,
-                                           const UopCudaPipelineOptions &options) {
-  // Calls are inlined first (the seed's inline_call): kernels are cut from
-  // the whole graph, and uop-rangeify has no rule for a call.
-  pm.addPass(createUopInlineCallsPass());
-  UopKernelizePassOptions kernelize;
-  kernelize.fuseReduce = options.fuseReduce;
-  pm.addPass(createUopKernelizePass(kernelize));
-  // The seed's gpu_opt_choice for every kernel that names no opts.
-  UopHandOptPassOptions hand;
-  hand.target = "cuda";
-  hand.maxThreads = options.maxThreads;
-  pm.addPass(createUopHandOptPass(hand));
-}
-
-void mlir::uop::buildUopCudaLinearizeStage(OpPassManager &pm, bool checks) {
-  pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
-  UopLinearizePassOptions linearize;
-  linearize.gpu = true;
-  linearize.checks = checks;
-  pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
-  pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
-}
-
-void mlir::uop::buildUopCudaHostStage(OpPassManager &pm, const UopCudaPipelineOptions &options) {
-  UopLowerHostPassOptions host;
-  host.tempsAsArgs = options.hostTempsAsArgs;
-  pm.addPass(createUopLowerHostPass(host));
-  // Global scratch buffers are temporaries of the host like the others.
-  UopToGPUPassOptions toGPU;
-  toGPU.tempsAsArgs = options.hostTempsAsArgs;
-  pm.addPass(createUopToGPUPass(toGPU));
+/// uop-attach-target for a cuda target: `spec`, else the module's own, else
+/// sm_90.
+static void attachTargetForCuda(OpPassManager &pm, StringRef spec) {
+  mlir::uop::UopAttachTargetPassOptions target;
+  target.target = spec.str();
+  target.kind = "cuda";
+  pm.addPass(mlir::uop::createUopAttachTargetPass(target));
 }
 
 /// The toolkit whose libdevice gpu-module-to-binary links (math functions
@@ -103,14 +79,54 @@ static std::string findCudaToolkit(StringRef given) {
   return "";
 }
 
-void mlir::uop::buildUopNVVMStage(OpPassManager &pm, const UopCudaPipelineOptions &options) {
+void mlir::uop::buildUopCudaStage(OpPassManager &pm, PipelineStage stage,
+                                  const UopCudaPipelineOptions &options) {
+  switch (stage) {
+  case PipelineStage::Kernelize:
+    attachTargetForCuda(pm, options.target);
+    // Calls are inlined first (the seed's inline_call).
+    pm.addPass(createUopInlineCallsPass());
+    {
+      UopKernelizePassOptions kernelize;
+      kernelize.fuseReduce = options.fuseReduce;
+      pm.addPass(createUopKernelizePass(kernelize));
+    }
+    return;
+  case PipelineStage::Opts: {
+    // The seed's gpu_opt_choice for every kernel that names no opts.
+    UopHandOptPassOptions hand;
+    hand.maxThreads = options.maxThreads;
+    pm.addPass(createUopHandOptPass(hand));
+    return;
+  }
+  case PipelineStage::Linearize: {
+    pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
+    UopLinearizePassOptions linearize;
+    linearize.gpu = true;
+    linearize.checks = options.checks;
+    pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
+    pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
+    return;
+  }
+  case PipelineStage::Host: {
+    UopLowerHostPassOptions host;
+    host.tempsAsArgs = options.hostTempsAsArgs;
+    pm.addPass(createUopLowerHostPass(host));
+    // Global scratch buffers are temporaries of the host like the others.
+    UopToGPUPassOptions toGPU;
+    toGPU.tempsAsArgs = options.hostTempsAsArgs;
+    pm.addPass(createUopToGPUPass(toGPU));
+    return;
+  }
+  case PipelineStage::Lower:
+    break;
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
-  target.features = options.features;
+  UopAttachNVVMTargetPassOptions target;
   target.optLevel = options.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
+  target.features = options.features;
+  pm.addPass(createUopAttachNVVMTargetPass(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
@@ -127,10 +143,8 @@ void mlir::uop::buildUopNVVMStage(OpPassManager &pm, const UopCudaPipelineOption
 }
 
 void mlir::uop::buildUopCudaPipeline(OpPassManager &pm, const UopCudaPipelineOptions &options) {
-  buildUopCudaKernelizeStage(pm, options);
-  buildUopCudaLinearizeStage(pm, options.checks);
-  buildUopCudaHostStage(pm, options);
-  buildUopNVVMStage(pm, options);
+  for (PipelineStage stage : kPipelineStages)
+    buildUopCudaStage(pm, stage, options);
 }
 
 void mlir::uop::registerUopCudaTarget(DialectRegistry &registry) {

@@ -2,6 +2,7 @@
 
 #include "Uop/Pipelines/Pipelines.h"
 
+#include "Uop/Codegen/Passes.h"
 #include "Uop/Conversion/Passes.h"
 #include "Uop/Transforms/Passes.h"
 
@@ -13,6 +14,7 @@
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace mlir::uop;
 
 StringRef mlir::uop::stringifyOptMode(OptMode mode) {
   switch (mode) {
@@ -36,51 +38,82 @@ std::optional<mlir::uop::OptMode> mlir::uop::parseOptMode(StringRef name) {
   return std::nullopt;
 }
 
-void mlir::uop::buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
-  // Calls are inlined first (the seed's inline_call): kernels are cut from
-  // the whole graph, and uop-rangeify has no rule for a call.
+/// uop-attach-target for `kind` (the module's own target of that kind unless
+/// `spec` names one).
+static void attachTarget(OpPassManager &pm, StringRef spec, StringRef kind) {
+  UopAttachTargetPassOptions target;
+  target.target = spec.str();
+  target.kind = kind.str();
+  pm.addPass(createUopAttachTargetPass(target));
+}
+
+/// The kernelize stage both pipelines share: the machine first (the
+/// strategy and layout read it), then calls inlined (the seed's
+/// inline_call: kernels are cut from the whole graph, and uop-rangeify has
+/// no rule for a call), then the kernels.
+static void buildKernelizeStage(OpPassManager &pm, StringRef target, StringRef kind,
+                                bool fuseReduce, bool layout) {
+  attachTarget(pm, target, kind);
   pm.addPass(createUopInlineCallsPass());
   UopKernelizePassOptions kernelize;
-  kernelize.fuseReduce = options.fuseReduce;
-  kernelize.layout = options.opt != OptMode::None;
-  // B packed in panels as wide as the register tile uop-hand-opt (and the
-  // search) give this machine.
-  kernelize.layoutPanel = kernelize.layout ? getHostTileLanes() : 0;
+  kernelize.fuseReduce = fuseReduce;
+  // B packed in panels as wide as the register tile the strategy gives the
+  // target (layout-panel's default).
+  kernelize.layout = layout;
   pm.addPass(createUopKernelizePass(kernelize));
-  if (options.opt == OptMode::Hand) {
-    pm.addPass(createUopHandOptPass(getHostHandOptOptions()));
+}
+
+void mlir::uop::buildUopCpuStage(OpPassManager &pm, PipelineStage stage,
+                                 const UopCpuPipelineOptions &options) {
+  bool emulate = options.emulateGpu;
+  switch (stage) {
+  case PipelineStage::Kernelize:
+    // The emulated GPU maps kernels as the GPU target does (its opts, no
+    // CPU layout).
+    if (emulate)
+      buildKernelizeStage(pm, options.gpuTarget, "cuda", options.fuseReduce, /*layout=*/false);
+    else
+      buildKernelizeStage(pm, options.target, "cpu", options.fuseReduce,
+                          /*layout=*/options.opt != OptMode::None);
+    return;
+  case PipelineStage::Opts:
+    // opt=search: a pass pipeline runs no code, so it cannot time
+    // candidates; the hand rules stand in (the execution engine searches
+    // first, and the kernels it chose keep their opts).
+    if (emulate || options.opt != OptMode::None)
+      pm.addPass(createUopHandOptPass());
+    return;
+  case PipelineStage::Linearize: {
+    // L1 -> L2 (kernel graphs pass through), L2 -> L3.
+    pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
+    UopLinearizePassOptions linearize;
+    linearize.checks = options.checks;
+    // Emulated: kernels with barriers are linearized as for the GPU and run
+    // as CPU loops split at their barriers (uop-emulate-gpu).
+    linearize.emulateBarriers = emulate;
+    pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
+    pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
+    if (emulate) {
+      pm.addNestedPass<func::FuncOp>(createUopEmulateGPUPass());
+      return;
+    }
+    pm.addNestedPass<func::FuncOp>(createUopStashPass());
+    // After uop-stash, which matches the loops it strip-mines.
+    pm.addNestedPass<func::FuncOp>(createUopPrefetchNextPass());
+    return;
   }
-}
-
-void mlir::uop::buildUopLinearizeStage(OpPassManager &pm, bool checks) {
-  // L1 -> L2 (kernel graphs pass through), L2 -> L3.
-  pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
-  UopLinearizePassOptions linearize;
-  linearize.checks = checks;
-  pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
-  pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
-  pm.addNestedPass<func::FuncOp>(createUopStashPass());
-  // After uop-stash, which matches the loops it strip-mines.
-  pm.addNestedPass<func::FuncOp>(createUopPrefetchNextPass());
-}
-
-void mlir::uop::buildUopEmulateLinearizeStage(OpPassManager &pm, bool checks) {
-  pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
-  UopLinearizePassOptions linearize;
-  linearize.emulateBarriers = true;
-  linearize.checks = checks;
-  pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
-  pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
-  pm.addNestedPass<func::FuncOp>(createUopEmulateGPUPass());
-}
-
-void mlir::uop::buildUopHostStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
-  UopLowerHostPassOptions host;
-  host.tempsAsArgs = options.hostTempsAsArgs;
-  pm.addPass(createUopLowerHostPass(host));
-}
-
-void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions &options) {
+  case PipelineStage::Host: {
+    UopLowerHostPassOptions host;
+    host.tempsAsArgs = options.hostTempsAsArgs;
+    pm.addPass(createUopLowerHostPass(host));
+    return;
+  }
+  case PipelineStage::Lower:
+    break;
+  }
+  // The emulated kernels are CPU loops now: LLVM compiles them for the CPU.
+  if (emulate)
+    attachTarget(pm, options.target, "cpu");
   // exp2/log2 as arithmetic: LLVM has no vector libm mapping of them on
   // x86, so they would be scalar calls that keep their loops from
   // vectorizing. First, so that its constants are CSE'd and hoisted.
@@ -88,10 +121,9 @@ void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Max/min reductions in vector lanes, checked, with the scalar loop as
-  // the fallback (LLVM leaves the seed's `(a>b)?a:b` scalar).
-  UopVectorizeMaxPassOptions vectorizeMax;
-  vectorizeMax.lanes = getHostTileLanes() / 2;
-  pm.addNestedPass<func::FuncOp>(createUopVectorizeMaxPass(vectorizeMax));
+  // the fallback (LLVM leaves the seed's `(a>b)?a:b` scalar); as many lanes
+  // as the target's vectors hold.
+  pm.addNestedPass<func::FuncOp>(createUopVectorizeMaxPass());
   // THREAD ranges: scf.parallel -> omp.parallel + omp.wsloop, or serial loops.
   if (options.openmp)
     pm.addPass(createConvertSCFToOpenMPPass());
@@ -117,17 +149,8 @@ void mlir::uop::buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions
 }
 
 void mlir::uop::buildUopCpuPipeline(OpPassManager &pm, const UopCpuPipelineOptions &options) {
-  buildUopKernelizeStage(pm, options);
-  if (options.opt == OptMode::Search) {
-    // A pass pipeline runs no code, so it cannot time candidates: the hand
-    // rules stand in (the execution engine searches instead).
-    UopHandOptPassOptions hand;
-    hand.target = "cpu";
-    pm.addPass(createUopHandOptPass(hand));
-  }
-  buildUopLinearizeStage(pm, options.checks);
-  buildUopHostStage(pm, options);
-  buildUopLLVMStage(pm, options);
+  for (PipelineStage stage : kPipelineStages)
+    buildUopCpuStage(pm, stage, options);
 }
 
 /// Registers a pipeline that runs on a builtin.module: nested under another
@@ -152,7 +175,7 @@ static void registerModulePipeline(StringRef name, StringRef description,
         builder(pm, options);
         return success();
       },
-      [](function_ref<void(const detail::PassOptions &)> optHandler) { optHandler(Options()); });
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) { optHandler(Options()); });
 }
 
 void mlir::uop::registerUopPipelines() {

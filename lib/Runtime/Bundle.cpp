@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Runtime/Bundle.h"
+
+#include "Uop/Runtime/HostCpu.h"
 #include "Uop/Runtime/Cache.h"
 #include "Uop/Runtime/Cuda.h"
 #include "Uop/Runtime/Loader.h"
@@ -136,6 +138,10 @@ std::string uop::rt::encodeBundle(const Bundle &bundle) {
       {"producer", bundle.producer},
       {"plan", bundle.plan.serialize()},
   };
+  if (!bundle.machine.empty())
+    entries.push_back({"machine", bundle.machine});
+  if (!bundle.features.empty())
+    entries.push_back({"features", bundle.features});
   if (bundle.target == Backend::CPU) {
     entries.push_back({"cpu.so", bundle.library});
   } else {
@@ -238,6 +244,8 @@ Result<Bundle> uop::rt::decodeBundle(std::string_view bytes, const std::string &
   b.arch = *arch;
   if (auto p = get("producer"))
     b.producer = *p;
+  b.machine = get("machine").value_or("");
+  b.features = get("features").value_or("");
   Result<HostPlan> parsed = HostPlan::parse(*plan);
   if (!parsed)
     return fail("the bundle's plan: " + parsed.error());
@@ -369,6 +377,16 @@ Result<std::unique_ptr<Executable>> uop::rt::loadBundle(const Bundle &bundle,
   if (host != "unknown" && machine != host)
     return Error{name + ": a CPU bundle for " + (machine.empty() ? "no machine" : machine) +
                  ", not this machine (" + host + ")"};
+  if (std::vector<std::string> missing = missingCpuFeatures(bundle.features); !missing.empty()) {
+    std::string list;
+    for (const std::string &f : missing)
+      list += (list.empty() ? "" : ", ") + f;
+    std::string cpu = bundle.arch.find(' ') == std::string::npos
+                          ? "another CPU"
+                          : bundle.arch.substr(bundle.arch.find(' ') + 1);
+    return Error{name + ": a CPU bundle for " + cpu + ", which needs " + list +
+                 ": this CPU lacks " + (missing.size() == 1 ? "it" : "them")};
+  }
   std::string why;
   std::string path = cachedLibrary(bundle.library, &why);
   if (!path.empty()) {

@@ -12,9 +12,9 @@
 
 #include "Uop/IR/UopAttrs.h"
 #include "Uop/IR/UopDialect.h"
+#include "Uop/IR/UopTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "llvm/TargetParser/Host.h"
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPHANDOPTPASS
@@ -160,26 +160,15 @@ struct VectorUnit {
 /// f32 lanes of a register tile's row: two vectors of the unit.
 static int64_t tileLanes(VectorUnit unit) { return 2 * unit.bits / 32; }
 
-/// This machine's vector unit, from its CPU features.
-static VectorUnit hostVectorUnit() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  auto has = [&](StringRef f) { return features.lookup(f); };
-  if (has("avx512f"))
-    return {512, 32};
-  if (has("avx2") || has("avx"))
-    return {256, 16};
-  if (has("neon") || has("asimd"))
-    return {128, 32};
-  return {128, 16}; // SSE2, or a machine this does not know
-}
-
-int64_t mlir::uop::getHostTileLanes() { return tileLanes(hostVectorUnit()); }
-
-UopHandOptPassOptions mlir::uop::getHostHandOptOptions() {
-  UopHandOptPassOptions hand;
-  hand.target = "cpu";
-  hand.vectorBits = -1;
-  return hand;
+/// The vector unit of a CPU target (its registers: 32 with 512-bit vectors,
+/// else 16, where the target does not say).
+static VectorUnit vectorUnitOf(TargetAttr target) {
+  VectorUnit unit;
+  unit.bits = target.getVectorBits();
+  unit.registers = target.getVectorRegisters() > 0 ? target.getVectorRegisters()
+                   : unit.bits == 512                 ? 32
+                                                      : 16;
+  return unit;
 }
 
 /// The accumulators past which more rows of a register tile were not seen
@@ -336,7 +325,8 @@ static FailureOr<OptsBuilder> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t
 /// which gets a register tile the seed's 2x2 upcast leaves on the table:
 /// 16x8 outputs per thread, blocks of 8x16 threads (a 128x128 tile). Chosen
 /// by measurement on an H200 (bench/gpu/gemm.py prepare-opts, fp32, N=8192:
-/// 25.5 TFLOP/s against 11.1 for 2x2 in 16x16; bench/gpu/results/). Each
+/// 25.5 TFLOP/s against 11.1 for 2x2 in 16x16;
+/// bench/results/h200-2026-12-01-session5.txt). Each
 /// iteration of its reduce loop reads a new row of B from L2; prefetching
 /// it 8 iterations ahead (`prefetch = 8`) took the same kernel from 24.8 to
 /// 31.6 TFLOP/s (distances 4 to 32 within 1%).
@@ -358,37 +348,17 @@ namespace {
 struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
   using Base::Base;
   void runOnOperation() override {
-    bool cuda = target == "cuda";
-    bool gpu = target == "gpu" || cuda;
-    if (!gpu && target != "cpu") {
-      emitError(getOperation().getLoc(), "uop-hand-opt: unknown target '")
-          << target << "' (expected cpu, gpu or cuda)";
-      return signalPassFailure();
-    }
     if (maxThreads < 1) {
       emitError(getOperation().getLoc(), "uop-hand-opt: max-threads must be >= 1, got ")
           << maxThreads;
       return signalPassFailure();
     }
-    if (vectorBits != 0 && vectorBits != -1 && vectorBits != 128 && vectorBits != 256 &&
-        vectorBits != 512) {
-      emitError(getOperation().getLoc(), "uop-hand-opt: vector-bits must be 0, -1, 128, 256 or "
-                                         "512, got ")
-          << static_cast<int64_t>(vectorBits);
-      return signalPassFailure();
-    }
-    if (vectorRegisters < 0) {
-      emitError(getOperation().getLoc(), "uop-hand-opt: vector-registers must be >= 0, got ")
-          << static_cast<int64_t>(vectorRegisters);
-      return signalPassFailure();
-    }
-    VectorUnit unit;
-    if (vectorBits == -1)
-      unit = hostVectorUnit();
-    else if (vectorBits > 0)
-      unit = {vectorBits, vectorBits == 512 ? 32 : 16};
-    if (vectorRegisters > 0)
-      unit.registers = vectorRegisters;
+    TargetAttr target = getTarget(getOperation());
+    if (!target)
+      target = getDefaultTarget(&getContext(), TargetKind::CPU);
+    bool gpu = target.isCUDA();
+    VectorUnit unit = gpu ? VectorUnit() : vectorUnitOf(target);
+    int64_t blockThreads = gpu ? std::min<int64_t>(maxThreads, target.getMaxThreads()) : 0;
     for (auto kernel : getOperation().getOps<func::FuncOp>()) {
       if (!isKernel(kernel) || kernel->hasAttr(kOptsAttrName) || kernel.isDeclaration())
         continue;
@@ -401,10 +371,10 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
         bool reduces =
             kernel.walk([](ReduceOp) { return WalkResult::interrupt(); }).wasInterrupted();
         std::optional<OptsBuilder> tuned;
-        if (cuda && reduces)
+        if (reduces)
           tuned = cudaGemmChoice(shape, getReduceSize(kernel));
         FailureOr<OptsBuilder> c = tuned ? FailureOr<OptsBuilder>(*tuned)
-                                         : gpuOptChoice(kernel, shape, reduces, maxThreads);
+                                         : gpuOptChoice(kernel, shape, reduces, blockThreads);
         if (failed(c))
           return signalPassFailure();
         choice = *c;

@@ -16,6 +16,8 @@
 
 #include "Uop/Transforms/Passes.h"
 
+#include "Uop/IR/UopTarget.h"
+
 #include "Uop/IR/UopOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -298,12 +300,17 @@ LogicalResult Kernelizer::run() {
 struct UopKernelizePass : uop::impl::UopKernelizePassBase<UopKernelizePass> {
   using Base::Base;
   void runOnOperation() override {
-    if (layoutPanel < 0) {
-      emitError(getOperation().getLoc(), "uop-kernelize: layout-panel must be >= 0, got ")
+    if (layoutPanel < -1) {
+      emitError(getOperation().getLoc(), "uop-kernelize: layout-panel must be >= -1, got ")
           << static_cast<int64_t>(layoutPanel);
       return signalPassFailure();
     }
-    if (failed(kernelizeModule(getOperation(), fuseReduce, layout, layoutPanel)))
+    // -1: B's panels as wide as the register tile uop-hand-opt (and the
+    // search) give the target.
+    int64_t panel = layoutPanel;
+    if (panel == -1)
+      panel = getTargetOrDefault(getOperation(), TargetKind::CPU).getTileLanes();
+    if (failed(kernelizeModule(getOperation(), fuseReduce, layout, panel)))
       signalPassFailure();
   }
 };

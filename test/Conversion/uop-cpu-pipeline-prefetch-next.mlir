@@ -1,6 +1,6 @@
-// RUN: uop-opt %s --uop-cpu-pipeline="fuse-reduce=true opt=hand" | FileCheck %s
-// RUN: uop-opt %s --uop-cpu-pipeline="fuse-reduce=true opt=none" | FileCheck %s --check-prefix=NONE
-// RUN: uop-opt %s --uop-kernelize="fuse-reduce=true" --uop-hand-opt=vector-bits=256 --uop-rangeify --uop-linearize --uop-stash --uop-prefetch-next | FileCheck %s --check-prefix=LOOPS
+// RUN: uop-opt %s --uop-cpu-pipeline="fuse-reduce=true opt=hand target=haswell" | FileCheck %s
+// RUN: uop-opt %s --uop-cpu-pipeline="fuse-reduce=true opt=none target=haswell" | FileCheck %s --check-prefix=NONE
+// RUN: uop-opt %s --uop-kernelize="fuse-reduce=true" --uop-attach-target=target=haswell --uop-hand-opt --uop-rangeify --uop-linearize --uop-stash --uop-prefetch-next | FileCheck %s --check-prefix=LOOPS
 //
 // A fused softmax of 64 rows of 1024 through the CPU pipeline: uop-hand-opt
 // asks for `prefetch_next = 256` (a vector unit, two row reductions, rows

@@ -5,7 +5,7 @@
 // 2 makes them) becomes 8 lanes each, a NaN flag per row, the lanes folded
 // in order with the same compare-and-select; the scalar loop runs instead
 // when a NaN was seen or a maximum is zero.
-// BAD: uop-vectorize-max: lanes must be in [2, 64], got 1
+// BAD: uop-vectorize-max: lanes must be 0 or in [2, 64], got 1
 
 // CHECK-LABEL: func.func @rows
 // CHECK:         %[[A0:.*]] = memref.load %[[ACC0:.*]][%{{.*}}] : memref<1xf32>

@@ -1,4 +1,4 @@
-// RUN: uop-opt %s --split-input-file --uop-hand-opt=target=cuda | FileCheck %s
+// RUN: uop-opt %s --split-input-file --uop-attach-target=target=sm_90 --uop-hand-opt | FileCheck %s
 //
 // target=cuda: the seed's gpu_opt_choice, except a large two-axis reduce (a
 // gemm of at least 1024x1024 outputs and 256 terms), which gets a 16x8

@@ -1,7 +1,7 @@
-// RUN: uop-opt %s --split-input-file --uop-hand-opt=vector-bits=256 | FileCheck %s --check-prefix=AVX2
-// RUN: uop-opt %s --split-input-file --uop-hand-opt=vector-bits=512 | FileCheck %s --check-prefix=AVX512
-// RUN: uop-opt %s --split-input-file --uop-hand-opt="vector-bits=256 vector-registers=32" | FileCheck %s --check-prefix=REGS32
-// RUN: not uop-opt %s --split-input-file --uop-hand-opt=vector-bits=100 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: uop-opt %s --split-input-file --uop-attach-target=target=haswell --uop-hand-opt | FileCheck %s --check-prefix=AVX2
+// RUN: uop-opt %s --split-input-file --uop-attach-target=target=skylake-avx512 --uop-hand-opt | FileCheck %s --check-prefix=AVX512
+// RUN: uop-opt %s --split-input-file --uop-attach-target='target={#uop.target<cpu, triple = "x86_64-unknown-linux-gnu", cpu = "haswell", vector_bits = 256, vector_registers = 32>}' --uop-hand-opt | FileCheck %s --check-prefix=REGS32
+// RUN: not uop-opt %s --split-input-file --uop-attach-target='target={#uop.target<cpu, triple = "x86_64-unknown-linux-gnu", cpu = "haswell", vector_bits = 100>}' --uop-hand-opt 2>&1 | FileCheck %s --check-prefix=BAD
 //
 // uop-hand-opt sized for a vector unit: a reducing kernel whose last output
 // axis is a multiple of two vectors of f32 gets a register tile of `vector`
@@ -22,7 +22,7 @@
 // the row), and a fused one (two or more reductions) with rows of 1024 or
 // more prefetches the next row (`prefetch_next = 256`). A threaded copy
 // is threaded over the axis that walks its source's rows.
-// BAD: uop-hand-opt: vector-bits must be 0, -1, 128, 256 or 512, got 100
+// BAD: target vector_bits 100 must be 0, 128, 256 or 512
 
 // A 64^3 gemm.
 // AVX2-LABEL: func.func private @r_64_64

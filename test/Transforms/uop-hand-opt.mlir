@@ -1,5 +1,5 @@
 // RUN: uop-opt %s --split-input-file --uop-hand-opt | FileCheck %s --check-prefix=CPU
-// RUN: uop-opt %s --split-input-file --uop-hand-opt=target=gpu --verify-diagnostics | FileCheck %s --check-prefix=GPU
+// RUN: uop-opt %s --split-input-file --uop-attach-target=target=sm_90 --uop-hand-opt --verify-diagnostics | FileCheck %s --check-prefix=GPU
 //
 // uop-hand-opt: the seed's hand_opt_choice (target=cpu) and gpu_opt_choice
 // (target=gpu). Every expectation is what the seed's functions return for the

@@ -14,7 +14,7 @@
 // rows are at most 256 elements apart is read as it is: no stage.
 // BAD: uop-layout: panel must be >= 0, got -1
 // BADU: uop-layout: unpacked-rows must be >= 0, got -1
-// BADK: uop-kernelize: layout-panel must be >= 0, got -2
+// BADK: uop-kernelize: layout-panel must be >= -1, got -2
 
 // C = A @ B, B (K x N) read down its columns: B's view (1, 64, 48) is split
 // into 4 panels of 16 columns, each stored K x 16 contiguously; by default

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Uop/Codegen/Passes.h"
 #include "Uop/Conversion/Passes.h"
 #include "Uop/ExecutionEngine/Passes.h"
 #include "Uop/IR/UopDialect.h"
@@ -134,6 +135,7 @@ static int optMain(int argc, char **argv) {
 
   // uop's own passes and pipelines.
   mlir::uop::registerUopConversionPasses();
+  mlir::uop::registerUopCodegenPasses();
   // uop-search compiles and times candidates through the execution engine.
   mlir::uop::registerUopExecutionEnginePasses();
   mlir::uop::registerUopPipelines();

@@ -1,7 +1,7 @@
 //===- uop-run.cpp - compile and run a uop program -------------*- C++ -*-===//
 //
-//   uop-run PROGRAM [--target=cpu|emulate|cuda] [--opt=none|hand|search]
-//           [--search-seconds=S] [--fuse-reduce]
+//   uop-run PROGRAM [--target=cpu|emulate|cuda] [--mcpu=CPU] [--chip=sm_NN]
+//           [--opt=none|hand|search] [--search-seconds=S] [--fuse-reduce]
 //           [--input SLOT=FILE.npy]... [--random-inputs[=SEED]]
 //           [--output FILE.npy | SLOT=FILE.npy]... [--print] [--print-plan]
 //           [--bench=N] [--profile]
@@ -52,10 +52,6 @@ namespace rt = ::uop::rt;
 static cl::OptionCategory toolOptions("uop-run options");
 static cl::opt<std::string> inputFile(cl::cat(toolOptions), cl::Positional,
                                       cl::desc("<program.uir|program.mlir>"), cl::Required);
-static cl::opt<std::string> target(cl::cat(toolOptions), "target",
-                                   cl::desc("cpu (default), emulate (the GPU mapping, with "
-                                            "block and thread ids as loops) or cuda"),
-                                   cl::init("cpu"));
 static cl::list<std::string> inputs(cl::cat(toolOptions), "input",
                                     cl::desc("SLOT=FILE.npy: the contents of a buffer slot"));
 static cl::opt<std::string> randomInputs(
@@ -72,18 +68,6 @@ static cl::opt<bool> printPlan(cl::cat(toolOptions), "print-plan",
 static cl::opt<uint64_t> benchRuns(cl::cat(toolOptions), "bench",
                                    cl::desc("Time N runs; print the median and GFLOP/s"),
                                    cl::init(0));
-static cl::opt<bool> fuseReduce(cl::cat(toolOptions), "fuse-reduce",
-                                cl::desc("Kernelize with reductions fused into their consumers"));
-static cl::opt<std::string>
-    optMode(cl::cat(toolOptions), "opt",
-            cl::desc("Who chooses the kernels' opts: hand (default: uop-layout and the seed's "
-                     "hand rules), none (the program as written) or search (uop-search: "
-                     "timed candidates, the winners cached)"),
-            cl::init("hand"));
-static cl::opt<double> searchSeconds(cl::cat(toolOptions), "search-seconds",
-                                     cl::desc("--opt=search: the time bound of one kernel's "
-                                              "search (default 60)"),
-                                     cl::init(60));
 static cl::opt<bool> profile(cl::cat(toolOptions), "profile",
                              cl::desc("After the run, print one line per kernel: launches, "
                                       "time, GFLOP/s, GB/s and its opts (CPU)"));
@@ -93,10 +77,6 @@ static cl::opt<std::string>
                       "'#uop.opts<vector = 16>', its register tiles' vector lanes), or a shaped "
                       "program's function-level override, which every kernel then takes"),
              cl::value_desc("attribute"));
-static cl::opt<bool> unchecked(cl::cat(toolOptions), "unchecked",
-                               cl::desc("No run-time checks of the indices and divisors the bounds "
-                                        "analysis does not prove safe (out of bounds and division "
-                                        "by zero are then undefined)"));
 
 namespace {
 
@@ -107,27 +87,6 @@ namespace {
   else
     llvm::errs() << "uop-run: error: " << text << "\n";
   exit(1);
-}
-
-/// The options of the command line, checked.
-mlir::uop::CompileOptions compileOptions() {
-  mlir::uop::CompileOptions options;
-  if (auto t = mlir::uop::parseCompileTarget(target))
-    options.target = *t;
-  else
-    fail("unknown --target '" + target + "' (expected cpu, emulate or cuda)");
-  if (auto m = mlir::uop::parseOptMode(optMode))
-    options.opt = *m;
-  else
-    fail("unknown --opt '" + optMode + "' (expected none, hand or search)");
-  if (options.opt == mlir::uop::OptMode::Search && options.target != mlir::uop::CompileTarget::CPU)
-    fail("--opt=search times kernels on the CPU: use it with --target=cpu");
-  if (!(searchSeconds >= 0))
-    fail("--search-seconds must be >= 0");
-  options.searchSeconds = searchSeconds;
-  options.fuseReduce = fuseReduce;
-  options.checks = !unchecked;
-  return options;
 }
 
 } // namespace
@@ -142,9 +101,14 @@ int main(int argc, char **argv) {
 
 static int runMain(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
-  cl::HideUnrelatedOptions(toolOptions);
+  mlir::uop::registerCompileCLOptions();
+  cl::HideUnrelatedOptions({&toolOptions, &mlir::uop::getCompileOptionsCategory()});
   cl::ParseCommandLineOptions(argc, argv, "uop-run: compile and run a uop program\n");
-  mlir::uop::CompileOptions options = compileOptions();
+  std::string error;
+  FailureOr<mlir::uop::CompileOptions> parsed = mlir::uop::getCompileOptionsFromCL(error);
+  if (failed(parsed))
+    fail(error);
+  mlir::uop::CompileOptions options = *parsed;
   rt::RunRequest request;
   request.inputs = inputs;
   request.outputs = outputs;

@@ -59,6 +59,8 @@ int main(int argc, char **argv) {
       checks += k.checks.size();
     std::printf("plan: %zu arg(s), %zu kernel(s), %zu launch(es), %zu run-time check(s)\n",
                 b->plan.args.size(), b->plan.kernels.size(), b->plan.launches.size(), checks);
+    if (!b->machine.empty())
+      std::printf("machine: %s\n", b->machine.c_str());
     if (b->target == rt::Backend::CPU)
       std::printf("cpu.so: %zu bytes\n", b->library.size());
     if (!b->ptx.empty())

@@ -145,7 +145,7 @@ TEST_F(ExecutionEngineTest, HandOptsAndLayoutAreTheDefault) {
   // B is staged transposed, the seed's way (a kernel of its own, 256
   // elements: no opts). 16*16*16 = 4096 < 2^16: no threads.
   const rt::HostPlan &plan = (*exe)->plan();
-  bool panel = mlir::uop::getHostTileLanes() == 16;
+  bool panel = mlir::uop::detectHostTarget(&context).getTileLanes() == 16;
   ASSERT_EQ(plan.kernels.size(), panel ? 1u : 2u);
   if (!panel) {
     EXPECT_EQ(plan.kernels[0].name, "e_1_16_16");
@@ -216,7 +216,7 @@ TEST_F(ExecutionEngineTest, SearchChoosesCheckedOptsAndCachesThem) {
     PassManager pm(&context);
     mlir::uop::UopCpuPipelineOptions pipeline;
     pipeline.opt = mlir::uop::OptMode::Search;
-    mlir::uop::buildUopKernelizeStage(pm, pipeline);
+    mlir::uop::buildUopCpuStage(pm, mlir::uop::PipelineStage::Kernelize, pipeline);
     EXPECT_TRUE(succeeded(pm.run(*k)));
     return k;
   };
@@ -236,7 +236,7 @@ TEST_F(ExecutionEngineTest, SearchChoosesCheckedOptsAndCachesThem) {
   // Every kernel (B transposed where B is not one panel already, see
   // above; the gemm) searched: the reference and the hand choice at least,
   // whatever the time bound.
-  if (mlir::uop::getHostTileLanes() != 16)
+  if (mlir::uop::detectHostTarget(&context).getTileLanes() != 16)
     EXPECT_NE(log1.find("uop-search: e_1_16_16: "), std::string::npos) << log1;
   EXPECT_NE(log1.find("uop-search: r_16_16: "), std::string::npos) << log1;
   EXPECT_EQ(log1.find("cached"), std::string::npos) << log1;

@@ -22,12 +22,6 @@ namespace mlir::uop {
 #define GEN_PASS_DECL
 #include "Uop/Conversion/Passes.h.inc"
 
-/// uop-linearize{gpu=true} marks each GPU-mapped scf.parallel with the kind
-/// of the range it came from (`#uop.axis<global>` or `#uop.axis<local>`).
-inline constexpr llvm::StringLiteral kAxisAttrName = "uop.axis";
-/// The mapping attribute of a GPU-mapped scf.parallel, as upstream's
-/// gpu-map-parallel-loops names it (gpu::getMappingAttrName()).
-inline constexpr llvm::StringLiteral kMappingAttrName = "mapping";
 /// The run-time checks of a linearized kernel, by id (uop-linearize): an
 /// array of {kind, loc}; the kernel then takes its check record last.
 inline constexpr llvm::StringLiteral kChecksAttrName = "uop.checks";
@@ -67,10 +61,6 @@ LogicalResult rangeifyFunction(func::FuncOp func,
 /// The rules uop-rangeify simplifies a kernel with: the seed's symbolic rules
 /// and the uop ops' canonicalizations.
 FrozenRewritePatternSet getRangeifySimplifyPatterns(MLIRContext *ctx);
-
-/// The patterns of uop-expand-math: math.exp2 and math.log2 on f32 and f16
-/// (scalars and fixed vectors) as vectorizable arith ops.
-void populateUopExpandMathPatterns(RewritePatternSet &patterns);
 
 /// One argument of a lowered host function, and the calling convention of a
 /// kernelized program's host function once lowered by uop-lower-host: its

@@ -5,80 +5,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def UopExpandMathPass : Pass<"uop-expand-math"> {
-  let summary = "Expand math.exp2 and math.log2 (f32, f16 via f32) into vectorizable arithmetic";
-  let description = [{
-    The CPU lowering (`uop-cpu-pipeline`, `--target=cpu` and `emulate`)
-    turns `math.exp2`/`math.log2` into `llvm.intr.exp2`/`llvm.intr.log2`,
-    which x86 has no vector form of: LLVM scalarizes a vector exp2 into one
-    libm call per lane and does not vectorize a loop around a scalar one
-    (softmax, attention). This pass replaces them, on f32 and f16 scalars
-    and vectors, by plain arith ops that vectorize (the seed's C gets the
-    same from libm, correctly rounded; these are within about 1 ulp):
-
-    * `exp2(x)`: x is clamped to [-151, 129] (+-inf and overflow then come
-      out of the arithmetic as inf and 0); n = round(x) by adding 1.5*2^23,
-      whose low bits are then n as an integer; 2^(x - n), x - n in
-      [-0.5, 0.5], is a degree-6 minimax polynomial (SLEEF's exp2f); the
-      scale 2^n is two multiplications by 2^(n>>1) and 2^(n - (n>>1)), so
-      that results below 2^-126 round once into denormals (no flush to
-      zero). NaN stays NaN. Max error about 1.1 ulp.
-    * `log2(x)`: denormals are scaled by 2^64; x = 2^e * m with m in
-      [sqrt(1/2), sqrt(2)); log2(m) = 2/ln2 * atanh((m-1)/(m+1)) is an odd
-      series evaluated in f64 (the only f64 ops: m, the series, and the sum
-      with e), so that the f32 result is rounded once (<= 0.5 ulp + 2^-29).
-      log2(+-0) = -inf, log2(x < 0) = NaN, log2(inf) = inf, NaN stays NaN.
-
-    f16 is extended to f32 and the result truncated back (what the seed's
-    C does). Other element types keep the math op. The CUDA pipeline keeps
-    its own lowering (libdevice / ex2.approx).
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect"];
-}
-
-def UopVectorizeMaxPass : Pass<"uop-vectorize-max", "::mlir::func::FuncOp"> {
-  let summary = "Vectorize float max reductions exactly: speculate on lanes, check, fall back to the scalar loop";
-  let description = [{
-    A max reduction lowers to `acc = select(cmpf(acc, x), ...)` on a scalar
-    accumulator (the seed's C `(a>b)?a:b`). LLVM does not vectorize it
-    without `nnan`/`nsz`, and may not: the order matters where the row has
-    a NaN (the sequential select drops or keeps it depending on where it
-    is) or where the maximum is a zero (which of +0 and -0 wins is a tie).
-    Everywhere else the result is the unique maximum, whatever the order.
-
-    So this pass (after uop-linearize, CPU only) takes an innermost
-    `scf.for` of step 1, constant bounds and a trip count that is a
-    multiple of `lanes` (at least two vectors) whose body is only such max
-    accumulations of loads contiguous in the loop (one per upcast row, each
-    into its own `memref<1xf32>` accumulator) and their index arithmetic,
-    and makes it: a loop of `lanes`-wide vector loads and the same
-    compare-and-select per lane, noting whether any lane saw a NaN; the
-    lanes folded in order with the same select; then, if no NaN was seen
-    and no maximum is zero, the accumulator gets `select` of its old value
-    and the maximum, exactly what the scalar loop gives; otherwise the
-    original scalar loop runs, unchanged. Results are bit-identical to the
-    scalar loop on every input.
-
-    ```mlir
-    scf.for %i = %c0 to %c4096 step %c1 : i32 {
-      %a = memref.load %acc[%c0] : memref<1xf32>
-      %x = memref.load %buf[%idx] : memref<16777216xf32>   // %idx = base + %i
-      %c = arith.cmpf ogt, %a, %x : f32
-      %m = arith.select %c, %a, %x : f32
-      memref.store %m, %acc[%c0] : memref<1xf32>
-    }
-    ```
-  }];
-  let options = [
-    Option<"lanes", "lanes", "int64_t", /*default=*/"8",
-           "f32 lanes of a vector (uop-cpu-pipeline passes the host's: 8 for AVX2, 16 "
-           "for AVX-512)">];
-  let statistics = [
-    Statistic<"numVectorized", "loops-vectorized", "Max-reduction loops vectorized">];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect"];
-}
-
 def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
   let summary = "Schedule a kernel graph (L2) into scf loops over memrefs (L3)";
   let description = [{
@@ -188,158 +114,27 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
            "kernel's last argument)">];
 }
 
-def UopEmulateGPUPass : Pass<"uop-emulate-gpu", "::mlir::func::FuncOp"> {
-  let summary = "Run GPU-mapped kernels, barriers included, as serial CPU loops";
+def UopAttachNVVMTargetPass : Pass<"uop-attach-nvvm-target", "::mlir::ModuleOp"> {
+  let summary = "Give each gpu.module the #nvvm.target of the module's cuda #uop.target";
   let description = [{
-    For `--target=emulate`: a kernel of `uop-linearize{gpu=true}` (or
-    `{emulate-barriers=true}`) becomes ordinary CPU code. The seed's emulator
-    turns block and thread ids into loops and refuses barriers; this pass
-    splits the thread loops at each `gpu.barrier` instead (loop fission, as
-    Polygeist's barrier elimination), so that every thread of a block
-    finishes the code before a barrier before any thread runs the code after
-    it:
-
-    ```
-    parallel(t) { A; barrier; B }         ->  for(t) { A }  for(t) { B }
-    parallel(t) { A; for(k) { C }; B }    ->  for(t) { A }
-      (C holds a barrier)                     for(k) { for(t) { C } }
-                                              for(t) { B }
-    ```
-
-    Nested thread loops (`thread_y` around `thread_x`) are first fused into
-    one block of threads. A value computed before a barrier and used after
-    it is recomputed when it is pure arithmetic of the thread ids and outer
-    values, and otherwise kept per thread in an array at the kernel's entry;
-    per-thread allocas (accumulators) become such arrays, indexed by the
-    thread ids first. Then every GPU-mapped `scf.parallel` becomes a serial
-    `scf.for` nest and workgroup memory an ordinary alloca (blocks run one
-    after another, so one copy of each array serves them all).
-
-    Errors, at the op: a barrier under a condition (`scf.if`), in a loop
-    that carries values or whose bounds depend on the thread, a block size
-    that is not a constant, and thread loops with effects between them.
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
-}
-
-def UopPrefetchPass : Pass<"uop-prefetch", "::mlir::func::FuncOp"> {
-  let summary = "Prefetch the strided global loads of a kernel's innermost loops (`#uop.opts<prefetch = d>`)";
-  let description = [{
-    Applies the `prefetch` field of a linearized kernel's `#uop.opts` (the
-    strategy's choice: `uop-hand-opt target=cuda`, a search, a user's opts;
-    a kernel without it is left alone). In each innermost `scf.for` of the
-    kernel, the loads of a kernel buffer (a function argument) directly in
-    the loop body whose index is linear in the induction variable with a
-    stride of at least a cache line (128 bytes) a step get a
-    `memref.prefetch` of the element `d` iterations ahead, clamped to the
-    last iteration (so the address is one the loop itself reads). Loads of
-    one buffer whose indices differ only by a constant share a prefetch per
-    cache line. Loads with a smaller stride (walking a line element by
-    element) stay as they are: the line is already there for the next
-    iteration.
-
-    On the GPU this is gemm's B[k*N + j]: every iteration of the reduce loop
-    reads a new row of B, an L2 miss that a kernel without shared-memory
-    staging otherwise waits for; `uop-prefetch-to-nvvm` turns the prefetch
-    into PTX's `prefetch.global.L1` (NVPTX drops `llvm.prefetch`). On the CPU
-    `memref.prefetch` becomes `prefetcht0`.
+    Upstream's `nvvm-attach-target` takes the chip as a pass option, fixed
+    when the pipeline is built; uop's pipelines decide the machine at run
+    time (`uop-attach-target`). This pass reads the module's cuda
+    `#uop.target` (or the default, sm_90) and attaches
+    `#nvvm.target<O = opt-level, chip = ..., features = ...>` to every
+    `gpu.module`, which `gpu-module-to-binary` then compiles.
 
     ```mlir
-    scf.for %k = %c0 to %c8192 step %c1 : i32 {
-      %d = arith.minsi(%c8, %c8191 - %k)
-      memref.prefetch %B[%i + %d * 8192], read, locality<3>, data
-      %b = memref.load %B[%i] ...        // %i = %k * 8192 + %j
-    ```
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
-}
-
-def UopPrefetchNextPass : Pass<"uop-prefetch-next", "::mlir::func::FuncOp"> {
-  let summary = "Fetch a row loop's next row while a later pass over this row computes (`#uop.opts<prefetch_next = S>`)";
-  let description = [{
-    Applies the `prefetch_next` field of a linearized kernel's `#uop.opts`
-    (uop-hand-opt's choice for a fused row kernel, a search's, a user's; a
-    kernel without it is left alone). A fused softmax or layernorm walks
-    each row of its input in two or more loops: the first (max, mean)
-    brings the row from memory, the later ones (exp2 and sum, variance,
-    output) compute on it in cache while memory idles. In a loop over rows
-    (an `scf.parallel` with one induction variable, or an `scf.for`) whose
-    body holds two or more innermost `scf.for`s loading the same row of a
-    kernel buffer (a load contiguous in the inner loop, whose index moves
-    at least a cache line with the row loop), the second such loop fetches
-    the next row while it runs: it is strip-mined into strips of `S`
-    elements (halved until the trip count divides), and each strip first
-    prefetches, line by line, the elements the same strip reads in the row
-    loop's next iteration (the last iteration prefetches its own row, so
-    every address is one the kernel reads). Memory then streams the next
-    row while this one is computed. Hardware prefetchers do not do this:
-    nothing touches the next row until its first loop starts.
-
-    ```mlir
-    scf.parallel (%i) = (%c0) to (%c4096) step (%c1) {
-      scf.for %j = ... { max over x[%i * 4096 + %j] }
-      // the second loop over the row, strips of S = 256:
-      scf.for %j0 = %c0 to %c4096 step %c256 : i32 {
-        memref.prefetch %x[next * 4096 + %j0 + 0], read, locality<3>, data
-        ...                                      // one a line: 16 for f32
-        memref.prefetch %x[next * 4096 + %j0 + 240], read, locality<3>, data
-        scf.for %jj = %c0 to %c256 step %c1 : i32 {
-          %j = arith.addi %j0, %jj                  // the loop's old body
-          ... exp2 and sum over x[%i * 4096 + %j] ...
-        }
-      }
+    module attributes {uop.target = #uop.target<cuda, chip = "sm_80", features = "+ptx70", ...>} {
+      gpu.module @uop_kernels [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx70">] { ... }
     }
     ```
-
-    The strips keep the loop's iterations and their order, so results are
-    unchanged; the inner loop's constant trip count still vectorizes. Runs
-    after uop-stash, which matches the loops before they are strip-mined.
   }];
-  let statistics = [
-    Statistic<"numStripMined", "loops-strip-mined", "Loops that prefetch the next row">];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
-}
-
-def UopStashPass : Pass<"uop-stash", "::mlir::func::FuncOp"> {
-  let summary = "Store values a reduce loop computes and the store loop recomputes; read them back (`#uop.opts<stash>`)";
-  let description = [{
-    A fused reduction recomputes in its store loop what its reduce loop
-    computed: fused softmax evaluates `exp2((x - max) * log2e)` once per
-    element in the sum's loop and again in the output's loop. For a
-    linearized kernel whose `#uop.opts` has `stash`, this pass finds, for
-    each store of the output in an `scf.for`, the largest subexpression of
-    the stored value that an earlier sibling `scf.for` with the same bounds
-    computes in the same iteration (the same ops over the same induction
-    variable, loads of buffers the kernel never writes, values from outside
-    both loops). The earlier loop then also stores that value into the
-    output element the later loop writes, and the later loop loads it from
-    there instead of recomputing it.
-
-    ```mlir
-    scf.for %j = %c0 to %c4096 step %c1 : i32 {      // the sum
-      %e = math.exp2 (...%x[%i]...)
-      ... %acc += %e ...
-      memref.store %e, %out[%i]                      // added
-    }
-    scf.for %j = %c0 to %c4096 step %c1 : i32 {      // the output
-      %e = memref.load %out[%i]                      // was math.exp2 (...)
-      %y = arith.mulf %e, %r
-      memref.store %y, %out[%i]
-    }
-    ```
-
-    The value read back is the one recomputed, bit for bit. It applies only
-    where the output is written by the later loop's stores alone and never
-    read (a kernel then writes each output element once, so no element is
-    overwritten before it is read back), and the value has the output's
-    element type. uop-hand-opt asks for it (CPU) where a transcendental
-    feeds both a fused reduction and the stored value; a kernel without
-    `stash` is left as it is.
-  }];
-  let statistics = [
-    Statistic<"numStashed", "values-stashed", "Recomputed values read back from the output">];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let options = [
+    Option<"optLevel", "O", "unsigned", /*default=*/"3", "LLVM optimization level (0-3)">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "PTX features instead of the target's (e.g. +ptx70)">];
+  let dependentDialects = ["::mlir::uop::UopDialect", "::mlir::NVVM::NVVMDialect", "::mlir::gpu::GPUDialect"];
 }
 
 def UopPrefetchToNVVMPass : Pass<"uop-prefetch-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
@@ -520,7 +315,7 @@ def UopToGPUPass : Pass<"uop-to-gpu", "::mlir::ModuleOp"> {
     Option<"tempsAsArgs", "temps-as-args", "bool", /*default=*/"false",
            "Global scratch buffers are new last arguments of the host (as "
            "uop-lower-host's temps-as-args) instead of being allocated in it">];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::uop::UopDialect", "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect"];

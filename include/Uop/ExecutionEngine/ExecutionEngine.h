@@ -16,9 +16,8 @@
 #ifndef UOP_EXECUTIONENGINE_EXECUTIONENGINE_H
 #define UOP_EXECUTIONENGINE_EXECUTIONENGINE_H
 
-#include "Uop/Pipelines/Pipelines.h"
+#include "Uop/ExecutionEngine/CompileOptions.h"
 #include "Uop/Runtime/Executable.h"
-#include "Uop/Target/CPU.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -28,58 +27,17 @@
 
 namespace mlir::uop {
 
-/// Where the program runs.
-enum class CompileTarget {
-  /// Native code for the host CPU; thread ranges run with OpenMP.
-  CPU,
-  /// The seed's emulation of the GPU path: kernels are mapped as for the GPU
-  /// (gpu_opt_choice where the program names no opts: GLOBAL and LOCAL
-  /// ranges), and run on the CPU with block and thread ids as loops.
-  Emulate,
-  /// NVIDIA GPUs: the same mapping, lowered through the gpu and nvvm
-  /// dialects to PTX; the runtime loads it with the CUDA driver and launches
-  /// the kernels in plan order.
-  CUDA,
-};
-
-/// "cpu" / "emulate" / "cuda", and back (nullopt for an unknown name).
-StringRef stringifyCompileTarget(CompileTarget target);
-std::optional<CompileTarget> parseCompileTarget(StringRef name);
-
-/// Everything that changes the compiled code (all of it is part of the plan
-/// cache's key).
-struct CompileOptions {
-  CompileTarget target = CompileTarget::CPU;
-  /// Who chooses CPU kernels' opts: the seed's hand rules with uop-layout
-  /// (the default, as the seed's Tensor defaults to HandOpt), none (the
-  /// program as written), or uop-search (timed candidates, see searchOpts).
-  /// The emulated GPU and CUDA always use gpu_opt_choice for kernels
-  /// without opts.
-  OptMode opt = OptMode::Hand;
-  /// opt=search: the time bound of one kernel's search, in seconds (the
-  /// reference and the hand choice are always timed). Not part of the key.
-  double searchSeconds = 60;
-  /// uop-kernelize's fuse-reduce: reductions fused into their consumers.
-  bool fuseReduce = false;
-  /// Thread ranges run with OpenMP (else serially).
-  bool openmp = true;
-  /// Run-time checks of the indices and divisors the bounds analysis does
-  /// not prove safe (uop-linearize's `checks`); a failed one is the run's
-  /// error, at the op's location. Off: `uop-run --unchecked`.
-  bool checks = true;
-  CpuCodegenOptions codegen;
-  /// CUDA: the GPU architecture the PTX is for.
-  std::string chip = "sm_90";
-
-  /// A one-line description, e.g. "target=cpu opt=hand fuse-reduce=0 openmp=1 checks=1 O3 cpu=znver5".
-  std::string str() const;
-};
-
 /// A compiled program before it is loaded: its plan and its code (the
 /// shared library of a CPU program, or the PTX of a CUDA program's kernels).
 /// Producing one needs no GPU, so a bundle can be written anywhere.
 struct CompiledProgram {
   CompileTarget target;
+  /// The machine the code is for, printed (#uop.target): the CPU's (cpu and
+  /// emulate) or the GPU's (cuda). Bundles record it.
+  std::string machine;
+  /// CPU and emulate: the CPU target's LLVM features (load checks that this
+  /// CPU has them).
+  std::string features;
   ::uop::rt::HostPlan plan;
   std::string library; ///< CPU and emulate: the shared library's path (in the cache)
   std::string ptx;     ///< CUDA: every kernel's `.entry`, named as plan.kernels
@@ -93,8 +51,9 @@ struct CompiledProgram {
 /// and accepted only if it computes what the kernel without opts computes.
 /// A kernel's search stops after `options.searchSeconds`. The winner is
 /// cached on disk (uop::rt::cacheDir(), "<key>.search", checksummed) under
-/// the kernel's structure and the host CPU's name and features, so a second
-/// search of the same kernel compiles nothing. Writes one line per kernel to
+/// the kernel's structure and the module's CPU #uop.target (the machine the
+/// search runs on; a module without one is an error), so a second search of
+/// the same kernel compiles nothing. Writes one line per kernel to
 /// `log`: "uop-search: NAME: N candidates (R rejected) in S s, winner OPTS T
 /// ms (no opts T0 ms)", or "uop-search: NAME: cached OPTS". A kernel that
 /// divides by data is left for uop-hand-opt (random divisors may be 0).
@@ -103,7 +62,8 @@ LogicalResult searchOpts(ModuleOp module, const CompileOptions &options, llvm::r
 /// Compiles `program` as `compile` does, without loading it.
 FailureOr<CompiledProgram> compileProgram(ModuleOp program, const CompileOptions &options);
 
-/// Loads a compiled program into the runtime (CUDA: on the current device).
+/// Loads a compiled program into the runtime (CUDA: on the current device;
+/// CPU: refused where this CPU lacks a feature the code was compiled for).
 ::uop::rt::Result<std::unique_ptr<::uop::rt::Executable>> load(CompiledProgram compiled);
 
 /// Compiles the program in `program` (a module whose `@main` is a shaped

@@ -24,6 +24,12 @@ inline constexpr llvm::StringLiteral kOutputShapeAttrName = "uop.output_shape";
 inline constexpr llvm::StringLiteral kHostArgsAttrName = "uop.host_args";
 inline constexpr llvm::StringLiteral kHostSlotsAttrName = "uop.host_slots";
 inline constexpr llvm::StringLiteral kHostResultsAttrName = "uop.host_results";
+/// uop-linearize{gpu=true} marks each GPU-mapped scf.parallel with the kind
+/// of the range it came from (`#uop.axis<global>` or `#uop.axis<local>`).
+inline constexpr llvm::StringLiteral kAxisAttrName = "uop.axis";
+/// The mapping attribute of a GPU-mapped scf.parallel, as upstream's
+/// gpu-map-parallel-loops names it (gpu::getMappingAttrName()).
+inline constexpr llvm::StringLiteral kMappingAttrName = "mapping";
 
 /// A kernel made by uop-kernelize (or a kernel graph uop-linearize lowered).
 inline bool isKernel(Operation *op) { return op->hasAttr(kKernelAttrName); }

@@ -27,8 +27,48 @@ enum class OptMode { None, Hand, Search };
 StringRef stringifyOptMode(OptMode mode);
 std::optional<OptMode> parseOptMode(StringRef name);
 
+/// The stages every uop pipeline is made of, in order. The registered
+/// pipelines run them all; the execution engine runs them one at a time
+/// with the same builders, reading the plan, the opts and the launches off
+/// the IR between them (and searching opts before the Opts stage).
+enum class PipelineStage {
+  /// The target is attached (uop-attach-target), calls inlined, the program
+  /// cut into kernels and a host (uop-kernelize).
+  Kernelize,
+  /// Kernels without `#uop.opts` get the strategy's (uop-hand-opt).
+  Opts,
+  /// Kernels (L1 or L2) -> L3 loops (uop-rangeify, uop-linearize) and the
+  /// loop-level codegen passes.
+  Linearize,
+  /// The host's launches -> calls (uop-lower-host; CUDA: gpu.launch_func).
+  Host,
+  /// L3 -> LLVM dialect (CPU) or a gpu.binary of PTX (CUDA).
+  Lower,
+};
+
+/// The stages in order.
+inline constexpr PipelineStage kPipelineStages[] = {
+    PipelineStage::Kernelize, PipelineStage::Opts, PipelineStage::Linearize,
+    PipelineStage::Host, PipelineStage::Lower};
+
 /// Options of `uop-cpu-pipeline`.
 struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("The CPU (#uop.target) to compile for: host, a CPU name LLVM knows "
+                     "(znver5, skylake-avx512, x86-64-v3) or #uop.target<...>; default: "
+                     "the module's own, else the host"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool> emulateGpu{
+      *this, "emulate-gpu",
+      llvm::cl::desc("Map kernels as for the GPU (gpu-target's opts, GLOBAL and LOCAL "
+                     "ranges) and run them as CPU loops (--target=emulate)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> gpuTarget{
+      *this, "gpu-target",
+      llvm::cl::desc("emulate-gpu: the GPU whose mapping is emulated (a chip, sm_90 by "
+                     "default, or #uop.target<cuda, ...>)"),
+      llvm::cl::init("")};
   PassOptions::Option<bool> openmp{
       *this, "openmp", llvm::cl::desc("Run thread ranges in parallel with OpenMP (else serially)"),
       llvm::cl::init(true)};
@@ -41,7 +81,7 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
       llvm::cl::values(
           clEnumValN(OptMode::None, "none", "as the program says (#uop.opts), no uop-layout"),
           clEnumValN(OptMode::Hand, "hand",
-                     "uop-layout, then the seed's hand rules (uop-hand-opt target=cpu)"),
+                     "uop-layout, then the seed's hand rules for the target (uop-hand-opt)"),
           clEnumValN(OptMode::Search, "search",
                      "uop-layout; the execution engine times candidate opts (uop-search); "
                      "this pipeline alone, which runs no code, falls back to uop-hand-opt"))};
@@ -56,43 +96,28 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
       llvm::cl::init(true)};
 };
 
-/// The stages of the CPU pipeline, for a driver that works between them
-/// (the execution engine reads the kernels' opts and work after linearizing):
-/// L1 -> kernels + host (uop-kernelize, with uop-layout unless opt=none,
-/// then uop-hand-opt for opt=hand; for opt=search the caller chooses the
-/// opts: the execution engine runs uop-search here);
-void buildUopKernelizeStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
-/// kernels (L1 or L2) -> L3 (uop-rangeify, uop-linearize on each function,
-/// with run-time checks of what the bounds analysis does not prove);
-void buildUopLinearizeStage(OpPassManager &pm, bool checks = true);
-
-/// The linearize stage of --target=emulate: kernels with barriers are
-/// linearized as for the GPU and run as CPU loops split at their barriers
-/// (uop-emulate-gpu); the others as on the CPU.
-void buildUopEmulateLinearizeStage(OpPassManager &pm, bool checks = true);
-/// the host's launches -> calls of the L3 kernels (uop-lower-host);
-void buildUopHostStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
-/// the host and the L3 kernels -> LLVM dialect (cleanup, OpenMP, the
-/// upstream conversions).
-void buildUopLLVMStage(OpPassManager &pm, const UopCpuPipelineOptions &options);
+/// Adds `stage` of uop-cpu-pipeline to `pm`.
+void buildUopCpuStage(OpPassManager &pm, PipelineStage stage, const UopCpuPipelineOptions &options);
 
 /// Shaped program (L1) -> kernels + host -> kernel graphs (L2) ->
-/// scf/memref (L3) -> LLVM dialect (L4): uop-kernelize, uop-rangeify,
-/// uop-linearize, uop-lower-host, cleanup, scf.parallel -> OpenMP, then the
-/// upstream conversions to LLVM. Kernels (and the host) take their buffers as
-/// bare pointers: kernels in slot order, the host as uop-lower-host says.
+/// scf/memref (L3) -> LLVM dialect (L4): every stage, in order. Kernels (and
+/// the host) take their buffers as bare pointers: kernels in slot order, the
+/// host as uop-lower-host says.
 void buildUopCpuPipeline(OpPassManager &pm, const UopCpuPipelineOptions &options);
 
 /// Options of `uop-cuda-pipeline`.
 struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOptions> {
-  PassOptions::Option<std::string> chip{*this, "chip",
-                                        llvm::cl::desc("nvvm-attach-target: the GPU architecture"),
-                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("The GPU (#uop.target) to compile for: a chip (sm_80, sm_86, sm_89, "
+                     "sm_90, sm_90a) or #uop.target<cuda, ...>; default: the module's own, "
+                     "else sm_90"),
+      llvm::cl::init("")};
   PassOptions::Option<std::string> features{
-      *this, "features", llvm::cl::desc("nvvm-attach-target: target features (PTX version)"),
-      llvm::cl::init("+ptx80")};
+      *this, "features",
+      llvm::cl::desc("PTX features instead of the target's (e.g. +ptx70)"), llvm::cl::init("")};
   PassOptions::Option<unsigned> optLevel{
-      *this, "opt-level", llvm::cl::desc("nvvm-attach-target: LLVM optimization level (0-3)"),
+      *this, "opt-level", llvm::cl::desc("LLVM optimization level of the PTX (0-3)"),
       llvm::cl::init(3)};
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit",
@@ -104,7 +129,7 @@ struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOption
       *this, "fuse-reduce", llvm::cl::desc("uop-kernelize: fuse reductions into their consumers"),
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> maxThreads{
-      *this, "max-threads", llvm::cl::desc("uop-hand-opt target=gpu: threads per block"),
+      *this, "max-threads", llvm::cl::desc("uop-hand-opt: threads per block it fills"),
       llvm::cl::init(256)};
   PassOptions::Option<bool> hostTempsAsArgs{
       *this, "host-temps-as-args",
@@ -118,27 +143,19 @@ struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOption
       llvm::cl::init(true)};
 };
 
-/// The stages of the CUDA pipeline, for a driver that works between them
-/// (the execution engine reads the plan, then the launches, then the PTX):
-/// L1 -> kernels + host (uop-kernelize, uop-hand-opt target=gpu for kernels
-/// without opts);
-void buildUopCudaKernelizeStage(OpPassManager &pm, const UopCudaPipelineOptions &options);
-/// kernels (L1 or L2) -> L3 with GPU-mapped parallel loops, workgroup memory
-/// and gpu.barrier (uop-rangeify, uop-linearize{gpu=true} on each function);
-void buildUopCudaLinearizeStage(OpPassManager &pm, bool checks = true);
-/// the host's launches -> calls (uop-lower-host) -> gpu.launch_func of
-/// gpu.func kernels in gpu.module @uop_kernels (uop-to-gpu); the launch
-/// dimensions are the launch_func's constant grid/block operands;
-void buildUopCudaHostStage(OpPassManager &pm, const UopCudaPipelineOptions &options);
-/// the gpu.module -> NVVM -> a gpu.binary holding PTX (nvvm-attach-target,
+/// Adds `stage` of uop-cuda-pipeline to `pm`. Host: the launches become
+/// gpu.launch_func of gpu.func kernels in gpu.module @uop_kernels
+/// (uop-to-gpu), their dimensions constant grid/block operands; Lower: the
+/// gpu.module -> NVVM -> a gpu.binary holding PTX (uop-attach-nvvm-target,
 /// convert-gpu-to-nvvm with bare pointers, gpu-module-to-binary{format=isa},
 /// linking libdevice from the toolkit when there is one); the host stays at
 /// gpu.launch_func.
-void buildUopNVVMStage(OpPassManager &pm, const UopCudaPipelineOptions &options);
+void buildUopCudaStage(OpPassManager &pm, PipelineStage stage,
+                       const UopCudaPipelineOptions &options);
 
 /// Shaped program (L1) or kernel graph (L2) -> gpu.func kernels, a host of
-/// gpu.launch_func ops, and the kernels' PTX in a gpu.binary: the four stages
-/// above. Each kernel's PTX entry takes its buffers as bare pointers (one
+/// gpu.launch_func ops, and the kernels' PTX in a gpu.binary: every stage.
+/// Each kernel's PTX entry takes its buffers as bare pointers (one
 /// `.param .u64` each), in the order of its gpu.launch_func's operands.
 void buildUopCudaPipeline(OpPassManager &pm, const UopCudaPipelineOptions &options);
 

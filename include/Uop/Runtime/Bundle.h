@@ -22,7 +22,10 @@
 // Entries: "target" ("cpu" or "cuda"), "arch" (CPU: the machine as
 // hostMachine() names it, then optionally a space and the CPU the code was
 // tuned for, e.g. "x86-64 znver5"; CUDA: the chip, e.g. "sm_90"), "plan"
-// (HostPlan::serialize()), "producer" (e.g. "uop 0.1.0"), and the code:
+// (HostPlan::serialize()), "producer" (e.g. "uop 0.1.0"), optionally
+// "machine" (the #uop.target the code was compiled for, as printed) and
+// "features" (CPU: its LLVM features, "+avx2,+fma,..."; a CPU that lacks
+// one is refused), and the code:
 // "cpu.so" for CPU, "cuda.ptx" and/or "cuda.cubin" for CUDA. A reader
 // ignores entries it does not know (so version 1 can grow), and checks the
 // magic, version, size and checksum before looking at any entry.
@@ -59,6 +62,12 @@ struct Bundle {
   std::string ptx, cubin;
   /// Who wrote it (informational).
   std::string producer = "uop";
+  /// The #uop.target it was compiled for, as printed (informational; ""
+  /// in bundles written before targets were recorded).
+  std::string machine;
+  /// CPU: the target's LLVM features; loadBundle refuses a bundle whose
+  /// enabled features this CPU lacks (missingCpuFeatures).
+  std::string features;
 
   /// A CPU bundle; `arch` defaults to hostMachine().
   static Bundle cpu(HostPlan plan, std::string libraryBytes, std::string arch = "");
@@ -89,7 +98,9 @@ Result<Bundle> readBundle(const std::string &path);
 
 /// A runnable executable of `bundle` (`name` prefixes errors). CPU: refuses
 /// a bundle for another machine ("P.uopx: a CPU bundle for AArch64, not this
-/// machine (x86-64)"); puts the library in the cache (cacheDir(), keyed by
+/// machine (x86-64)") or for a CPU with features this one lacks ("P.uopx: a
+/// CPU bundle for znver5, which needs avx512f, avx512bw: this CPU lacks
+/// them"); puts the library in the cache (cacheDir(), keyed by
 /// its hash, checksummed) or, when the cache cannot take it, a private
 /// temporary file; and loads it with the loader's checks. CUDA: loads the
 /// kernels on the device (Executable::loadCuda); with no GPU the error is

@@ -1,8 +1,9 @@
-//===- CPU.h - native code for the host CPU ----------------------*- C++ -*-===//
+//===- CPU.h - native code for a CPU target -----------------------*- C++ -*-===//
 //
 // From an LLVM-dialect module (what uop-cpu-pipeline produces) to a shared
 // library the runtime loads: translate to LLVM IR, optimize at -O3 for the
-// host CPU, emit an object, link it, and cache the result on disk. This
+// module's CPU #uop.target (its triple, CPU and features), emit an object,
+// link it, and cache the result on disk. This
 // library only translates, as mlir-translate --mlir-to-llvmir does: it runs
 // no uop pass (the execution engine and the tools compose the pipeline).
 //
@@ -32,8 +33,6 @@ namespace mlir::uop {
 struct CpuCodegenOptions {
   /// LLVM optimization level (the seed compiles with -O3).
   unsigned optLevel = 3;
-  /// Target CPU; empty means the host CPU with all its features.
-  std::string cpu;
   /// Machine code at LLVM's codegen level None (no machine scheduler, fast
   /// register allocation). compileToSharedLibrary sets it for a module with
   /// a block of more than kMaxScheduledBlock ops.

@@ -80,14 +80,6 @@ FailureOr<unsigned> layoutProgram(func::FuncOp func, int64_t panel = 0,
 /// of `kernel` folds into one (1 when it reduces nothing).
 int64_t getReduceSize(func::FuncOp kernel);
 
-/// The f32 lanes of the register tile uop-hand-opt (vector-bits=-1) gives
-/// this machine's vector unit: the panel width uop-layout packs B for.
-int64_t getHostTileLanes();
-
-/// uop-hand-opt target=cpu with register tiles for this machine's vector
-/// unit (vector-bits=-1): what opt=hand runs, and the search starts from.
-UopHandOptPassOptions getHostHandOptOptions();
-
 #define GEN_PASS_REGISTRATION
 #include "Uop/Transforms/Passes.h.inc"
 

@@ -112,11 +112,11 @@ def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
            "Run uop-layout after detach stripping and stage_broadcast_compute, before "
            "the materialization points are chosen (the seed's HandOpt.layout; "
            "uop-cpu-pipeline sets it for opt=hand and opt=search)">,
-    Option<"layoutPanel", "layout-panel", "int64_t", /*default=*/"0",
+    Option<"layoutPanel", "layout-panel", "int64_t", /*default=*/"-1",
            "With layout: pack the broadcast operand of a matmul-shaped reduce in "
-           "panels this many columns wide (see uop-layout's panel; uop-cpu-pipeline "
-           "sets the host's register-tile lanes)">];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+           "panels this many columns wide (see uop-layout's panel); -1: the register "
+           "tile's lanes of the module's CPU #uop.target (0 without vector_bits)">];
+  let dependentDialects = ["::mlir::uop::UopDialect", "::mlir::func::FuncDialect"];
 }
 
 def UopLayoutPass : Pass<"uop-layout", "::mlir::ModuleOp"> {
@@ -180,6 +180,33 @@ def UopLayoutPass : Pass<"uop-layout", "::mlir::ModuleOp"> {
     Statistic<"numStaged", "values-staged", "Strided operands staged">];
 }
 
+def UopAttachTargetPass : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
+  let summary = "Attach the #uop.target the module is compiled for";
+  let description = [{
+    Sets the module's `uop.target` (see `#uop.target`), which every strategy
+    pass and target-dependent lowering reads. `target` names it: a CPU LLVM
+    knows (`znver5`, `skylake-avx512`, `x86-64-v3`), a CUDA chip (`sm_90`),
+    `host`, or a printed `#uop.target<...>`. Without `target`, a module
+    that already has a target of `kind` keeps it, and one without gets the
+    host's CPU (kind cpu) or sm_90 (kind cuda): the pipelines run this first,
+    so a lit test pins its target with `target=` or in the module and passes
+    on any machine.
+
+    ```mlir
+    // uop-opt --uop-attach-target=target=skylake-avx512 m.mlir
+    module attributes {uop.target = #uop.target<cpu, triple = "x86_64-unknown-linux-gnu",
+        cpu = "skylake-avx512", features = "+adx,+aes,...", vector_bits = 512, ...>} { ... }
+    ```
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "The target: host, a CPU name, a CUDA chip (sm_*) or #uop.target<...> "
+           "(default: the module's own, else the host's CPU or sm_90 by kind)">,
+    Option<"kind", "kind", "std::string", /*default=*/"\"cpu\"",
+           "The kind of target the module needs when `target` is not given: cpu or cuda">];
+  let dependentDialects = ["::mlir::uop::UopDialect"];
+}
+
 def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
   let summary = "Choose each kernel's #uop.opts by the seed's hand rules (CPU or GPU)";
   let description = [{
@@ -189,19 +216,24 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     `uop.opts` (a function-level `#uop.opts` that uop-kernelize copied, for
     hand experiments) keeps it.
 
-    `target=cpu` is the seed's `hand_opt_choice`: with a reduction, a 4x4
+    The machine is the module's `#uop.target` (`uop.target`, attached by
+    `uop-attach-target` or the pipelines' `target=` option; with none, the
+    default CPU target, which sizes no register tiles).
+
+    A `cpu` target gets the seed's `hand_opt_choice`: with a reduction, a 4x4
     register tile (upcast) on the last two output axes (4, else 2, within a
     budget of 16), else `unroll = 4` for short reductions (a multiple of 4,
     under 64); the first output axis with at least 2 iterations left runs in
     parallel (`thread`) when the kernel does 2^16 or more element-steps.
 
-    With `vector-bits` (uop-cpu-pipeline and the engine pass -1: the host's,
-    from its CPU features), a reducing kernel whose last output axis is a
+    On a CPU target with `vector_bits` (every named CPU and the host; not
+    the default target), a reducing kernel whose last output axis is a
     multiple of two vectors of f32 gets a register tile sized for that
     machine instead of the seed's 4x4 (with two output axes): `vector` = two
     vectors of lanes on the last axis (uop-linearize's vector lanes) and
     `upcast` of the axis before it by 2, 4, 8 or the most rows whose
-    accumulators, two vectors a row, leave 4 of the vector registers for the
+    accumulators, two vectors a row, leave 4 of the target's
+    `vector_registers` for the
     loaded operands (at most 12): the count that loads B the fewest times
     per useful FMA (each k step loads B's vectors once for all the rows),
     up to 12 accumulators (on Zen 3 the 2048^3 gemm on 2 threads went from
@@ -216,7 +248,7 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     more rows (a multiple of 256) are tiled by 256, so one block of A's rows
     sweeps every panel while the panel stays in L2.
 
-    Row reductions are the exception (with `vector-bits`, not gemm-shaped,
+    Row reductions are the exception (with `vector_bits`, not gemm-shaped,
     each reduction of its source's last axis reading every buffer along it
     one element apart or not at all, rows at least a tile's lanes long):
     LLVM vectorizes their loops along the row, and upcast rows share no
@@ -228,32 +260,27 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     `prefetch_next = 256` (uop-prefetch-next: its second loop over each row
     fetches the next row while it computes; softmax 2.9 -> 2.5 ms).
 
-    `target=gpu` is the seed's `gpu_opt_choice`: the output axes become the
-    grid (`gpu`; at most 3 non-trivial axes, else an error), threads on the
-    last axes by powers of two within a block of `max-threads` (16 per axis
-    when there are several), and a 2x upcast of axes of 32 or more (even)
-    when the kernel reduces.
+    A `cuda` target gets the seed's `gpu_opt_choice`: the output axes become
+    the grid (`gpu`; at most 3 non-trivial axes, else an error), threads on
+    the last axes by powers of two within a block of `max-threads` (at most
+    the target's `max_threads`; 16 per axis when there are several), and a
+    2x upcast of axes of 32 or more (even) when the kernel reduces; except a
+    two-axis reduce of at least 1024x1024 outputs (multiples of 128) and 256
+    terms, which gets a 16x8 register tile in 8x16-thread blocks with
+    `prefetch = 8` (measured on an H200).
 
     ```mlir
     func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel}
-    // target=cpu -> {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 4}, thread = 0>}
+    // default target -> {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 4}, thread = 0>}
     ```
   }];
   let options = [
-    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "The machine the opts are for: cpu (hand_opt_choice), gpu (gpu_opt_choice, "
-           "the seed's; --target=emulate) or cuda (gpu_opt_choice, but a 16x8 register "
-           "tile in 8x16-thread blocks for a two-axis reduce of at least 1024x1024 "
-           "outputs and 256 terms, measured on an H200)">,
     Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
-           "target=gpu: threads per block">,
-    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
-           "target=cpu: the vector width the register tile is sized for: 0 = none "
-           "(the seed's own choice), -1 = this machine's (its CPU features), or 128, 256, 512">,
-    Option<"vectorRegisters", "vector-registers", "int64_t", /*default=*/"0",
-           "target=cpu: vector registers (0: 32 with 512-bit vectors or -1 on AVX-512, else 16)">];
+           "cuda targets: the threads per block gpu_opt_choice fills (the seed's 256; "
+           "at most the target's max_threads)">];
   let statistics = [
     Statistic<"numChosen", "kernels-chosen", "Kernels given opts by this pass">];
+  let dependentDialects = ["::mlir::uop::UopDialect"];
 }
 
 def UopGradientPass : Pass<"uop-gradient", "::mlir::ModuleOp"> {

@@ -1,7 +1,8 @@
-//===- CPU.cpp - native code for the host CPU ------------------*- C++ -*-===//
+//===- CPU.cpp - native code for a CPU target -------------------*- C++ -*-===//
 
 #include "Uop/Target/CPU.h"
 
+#include "Uop/IR/UopTarget.h"
 #include "Uop/Runtime/Cache.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -23,10 +24,9 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/SubtargetFeature.h"
 
 using namespace mlir;
+using namespace mlir::uop;
 
 LogicalResult mlir::uop::addPackedEntry(ModuleOp module, StringRef kernel, StringRef entryName) {
   auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(kernel);
@@ -54,30 +54,28 @@ LogicalResult mlir::uop::addPackedEntry(ModuleOp module, StringRef kernel, Strin
   return success();
 }
 
-/// The target machine for the options (host CPU by default).
+/// The LLVM target machine for `target` (a CPU #uop.target: its triple,
+/// CPU and features) at the options' level.
 static std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(const mlir::uop::CpuCodegenOptions &options, std::string &error) {
+createTargetMachine(TargetAttr target, const mlir::uop::CpuCodegenOptions &options,
+                    std::string &error) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  llvm::Triple triple(llvm::sys::getProcessTriple());
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
+  if (!target || !target.isCPU()) {
+    error = "no CPU #uop.target on the module to compile it for";
     return nullptr;
-  std::string cpu = options.cpu.empty() ? llvm::sys::getHostCPUName().str() : options.cpu;
-  std::string features;
-  if (options.cpu.empty()) {
-    llvm::SubtargetFeatures f;
-    for (auto &[name, on] : llvm::sys::getHostCPUFeatures())
-      f.AddFeature(name, on);
-    features = f.getString();
   }
+  llvm::Triple triple(target.getTriple());
+  const llvm::Target *llvmTarget = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget)
+    return nullptr;
   llvm::TargetOptions to;
   llvm::CodeGenOptLevel level =
       options.optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::Default;
   if (options.fastCodegen)
     level = llvm::CodeGenOptLevel::None;
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, cpu, features, to, llvm::Reloc::PIC_, std::nullopt, level));
+  std::unique_ptr<llvm::TargetMachine> tm(llvmTarget->createTargetMachine(
+      triple, target.getCpu(), target.getFeatures(), to, llvm::Reloc::PIC_, std::nullopt, level));
   if (!tm)
     error = "cannot create a target machine for " + triple.str();
   return tm;
@@ -132,7 +130,7 @@ std::unique_ptr<llvm::Module>
 mlir::uop::translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &ctx,
                                       const CpuCodegenOptions &options) {
   std::string error;
-  auto tm = createTargetMachine(options, error);
+  auto tm = createTargetMachine(getTarget(module), options, error);
   if (!tm) {
     emitError(module.getLoc(), error);
     return nullptr;
@@ -165,7 +163,7 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
   if (largestBlock(module) > kMaxScheduledBlock)
     options.fastCodegen = true;
   std::string error;
-  auto tm = createTargetMachine(options, error);
+  auto tm = createTargetMachine(getTarget(module), options, error);
   if (!tm)
     return emitError(module.getLoc(), error), failure();
 
