@@ -33,10 +33,6 @@ using namespace uop::examples;
 
 namespace {
 
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// Tensor::gelu (the seed's tanh form) with the tanh argument kept >= -10:
 /// the same values in f32 (tanh(-10) is -1 to 8 digits), but a finite
 /// gradient. The seed's tanh is 2 sigmoid(2u) - 1 and sigmoid is
@@ -235,12 +231,9 @@ llvm::Error run(int argc, char **argv) {
     auto out = jit ? jitted(in) : train(in);
     if (!out)
       return out.takeError();
-    llvm::Expected<double> l = (*out)[0].item();
+    llvm::Expected<double> l = checkLoss((*out)[0].item(), step);
     if (!l)
       return l.takeError();
-    if (!std::isfinite(*l))
-      return makeError("the loss is " + llvm::Twine(std::isnan(*l) ? "NaN" : "infinite") +
-                       " at step " + llvm::Twine(step) + ": training diverged");
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (step == 1)
@@ -307,12 +300,7 @@ llvm::Error run(int argc, char **argv) {
     text += corpus->vocab[i];
   std::printf("sample (seed %lld, prompt \"%s\"):\n%s\n", (long long)seed, prompt.c_str(),
               text.c_str());
-  std::printf("metrics: %s\n", csvPath.c_str());
-  PlotSpec spec{csvPath, pngPath, "char-level GPT on fortunes (uop): training loss"};
-  if (llvm::Error e = plot(spec))
-    std::printf("loss curve: not drawn: %s\n", llvm::toString(std::move(e)).c_str());
-  else
-    std::printf("loss curve: %s\n", pngPath.c_str());
+  reportMetrics(csvPath, pngPath, "char-level GPT on fortunes (uop): training loss");
   return llvm::Error::success();
 }
 
