@@ -71,10 +71,6 @@ using rt::HostBuffer;
 #define UOP_EXAMPLES_DIR "examples"
 #endif
 
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// Best wall-clock seconds of `reps` calls after one warm-up (which compiles).
 static llvm::Expected<double> bestOf(int64_t reps, const std::function<llvm::Error()> &fn) {
   if (llvm::Error e = fn())

@@ -42,10 +42,6 @@ struct MLP : nn::Module {
   Tensor operator()(const Tensor &x) const { return l2(l1(x).relu()); }
 };
 
-llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// Test accuracy over the whole test set, in chunks of `chunk` images.
 llvm::Expected<double> testAccuracy(const MLP &model, const ImageDataset &ds, int64_t chunk) {
   int64_t correct = 0, n = ds.numTest(), px = ds.pixels();
@@ -157,12 +153,9 @@ llvm::Error run(int argc, char **argv) {
     auto out = jit ? jitted(in) : train(in);
     if (!out)
       return out.takeError();
-    llvm::Expected<double> l = (*out)[0].item();
+    llvm::Expected<double> l = checkLoss((*out)[0].item(), step);
     if (!l)
       return l.takeError();
-    if (!std::isfinite(*l))
-      return makeError("the loss is " + llvm::Twine(std::isnan(*l) ? "NaN" : "infinite") +
-                       " at step " + llvm::Twine(step) + ": training diverged");
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (step == 1)
@@ -180,12 +173,7 @@ llvm::Error run(int argc, char **argv) {
   if (!acc)
     return acc.takeError();
   std::printf("test accuracy %.2f%% (%lld images)\n", *acc * 100, (long long)ds->numTest());
-  std::printf("metrics: %s\n", csvPath.c_str());
-  PlotSpec spec{csvPath, pngPath, "Fashion-MNIST MLP 784-128-10 (uop): training loss"};
-  if (llvm::Error e = plot(spec))
-    std::printf("loss curve: not drawn: %s\n", llvm::toString(std::move(e)).c_str());
-  else
-    std::printf("loss curve: %s\n", pngPath.c_str());
+  reportMetrics(csvPath, pngPath, "Fashion-MNIST MLP 784-128-10 (uop): training loss");
   return llvm::Error::success();
 }
 

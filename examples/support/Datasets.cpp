@@ -1,6 +1,7 @@
 //===- Datasets.cpp - the examples' data from Debian packages ----*- C++ -*-===//
 
 #include "Datasets.h"
+#include "Support.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -17,10 +18,6 @@
 #include <zlib.h>
 
 namespace uop::examples {
-
-static llvm::Error makeError(const llvm::Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 //===----------------------------------------------------------------------===//
 // IDX

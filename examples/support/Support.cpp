@@ -22,7 +22,7 @@
 
 namespace uop::examples {
 
-static llvm::Error makeError(const llvm::Twine &message) {
+llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
@@ -225,6 +225,22 @@ llvm::Error plot(const PlotSpec &spec) {
   if (!llvm::sys::fs::exists(spec.output))
     return makeError("gnuplot did not write " + spec.output);
   return llvm::Error::success();
+}
+
+void reportMetrics(const std::string &csv, const std::string &png, const std::string &title,
+                   FILE *out) {
+  std::fprintf(out, "metrics: %s\n", csv.c_str());
+  if (llvm::Error e = plot(PlotSpec{csv, png, title}))
+    std::fprintf(out, "loss curve: not drawn: %s\n", llvm::toString(std::move(e)).c_str());
+  else
+    std::fprintf(out, "loss curve: %s\n", png.c_str());
+}
+
+llvm::Expected<double> checkLoss(llvm::Expected<double> loss, int64_t step) {
+  if (!loss || std::isfinite(*loss))
+    return loss;
+  return makeError("the loss is " + llvm::Twine(std::isnan(*loss) ? "NaN" : "infinite") +
+                   " at step " + llvm::Twine(step) + ": training diverged");
 }
 
 //===----------------------------------------------------------------------===//

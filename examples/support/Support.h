@@ -1,7 +1,8 @@
 //===- Support.h - what every example shares ----------------------*- C++ -*-===//
 //
-// The examples' small helpers: a progress line, a CSV writer for metrics and
-// plots drawn by gnuplot (run as a process, as a user would). No uop
+// The examples' small helpers: a progress line, a CSV writer for metrics,
+// plots drawn by gnuplot (run as a process, as a user would) and the lines
+// that end a training run. No uop
 // dependency: an example that uses uop as an outside project would includes
 // this next to the uop headers.
 //
@@ -14,6 +15,7 @@
 #ifndef UOP_EXAMPLES_SUPPORT_H
 #define UOP_EXAMPLES_SUPPORT_H
 
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
 #include <chrono>
@@ -98,6 +100,18 @@ std::string gnuplotScript(const PlotSpec &spec);
 /// gnuplot failing (its exit status).
 llvm::Error plot(const PlotSpec &spec);
 
+/// The end of a training example's run: prints "metrics: CSV" to `out`,
+/// draws the loss curve of `csv` (its column 2 against column 1, titled
+/// `title`) into `png` and prints "loss curve: PNG", or "loss curve: not
+/// drawn: WHY" when it cannot (no gnuplot is no error: the numbers are in
+/// the CSV).
+void reportMetrics(const std::string &csv, const std::string &png, const std::string &title,
+                   FILE *out = stdout);
+
+/// `loss`, the loss of training step `step`, if it is finite; else its
+/// error, or "the loss is NaN at step 579: training diverged".
+llvm::Expected<double> checkLoss(llvm::Expected<double> loss, int64_t step);
+
 /// The host CPU as "AMD EPYC 7B13 (2 cores)" (from /proc/cpuinfo and the
 /// number of CPUs this process may run on).
 std::string hostCpuDescription();
@@ -127,6 +141,9 @@ struct Flags {
   llvm::Error parse(int argc, char **argv);
   std::string help() const;
 };
+
+/// An error with `message` (and no error code: what the examples return).
+llvm::Error makeError(const llvm::Twine &message);
 
 /// Prints "PROGRAM: error: MESSAGE" for `err` and returns 1 (for main).
 int reportError(const char *program, llvm::Error err);

@@ -9,17 +9,16 @@
 #include "Uop/Runtime/HostCpu.h"
 #include "Uop/Runtime/Cache.h"
 #include "Uop/Runtime/Cuda.h"
+#include "Uop/Runtime/File.h"
 #include "Uop/Runtime/Loader.h"
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
-#include <random>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,19 +46,6 @@ uint64_t getLE(std::string_view bytes, size_t off, int n) {
 
 std::string sysError() { return std::strerror(errno); }
 
-/// Writes all of `data` to `fd`.
-bool writeAll(int fd, std::string_view data) {
-  while (!data.empty()) {
-    ssize_t w = ::write(fd, data.data(), data.size());
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return false;
-    data.remove_prefix(static_cast<size_t>(w));
-  }
-  return true;
-}
-
 /// Reads up to `n` bytes at the file's position (fewer at its end), growing
 /// `out` a chunk at a time (a lying size costs no huge allocation).
 bool readUpTo(int fd, std::string &out, uint64_t n) {
@@ -80,14 +66,6 @@ bool readUpTo(int fd, std::string &out, uint64_t n) {
     n -= static_cast<uint64_t>(r);
   }
   return true;
-}
-
-/// A unique name beside `path` for its temporary.
-std::string tempBeside(const std::string &path) {
-  static std::atomic<unsigned> counter{0};
-  std::random_device rd;
-  return path + ".tmp-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + "-" +
-         std::to_string(rd() & 0xffffff);
 }
 
 /// The first word of an arch string ("x86-64 znver5" -> "x86-64").
@@ -265,26 +243,7 @@ Result<Bundle> uop::rt::decodeBundle(std::string_view bytes, const std::string &
 }
 
 Result<bool> uop::rt::writeBundle(const std::string &path, const Bundle &bundle) {
-  std::string bytes = encodeBundle(bundle);
-  std::string tmp = tempBeside(path);
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return Error{"cannot write " + path + ": " + sysError()};
-  bool ok = writeAll(fd, bytes) && ::fsync(fd) == 0;
-  std::string why = ok ? "" : sysError();
-  if (::close(fd) != 0 && ok) {
-    ok = false;
-    why = sysError();
-  }
-  if (ok && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    ok = false;
-    why = sysError();
-  }
-  if (!ok) {
-    ::unlink(tmp.c_str());
-    return Error{"cannot write " + path + ": " + why};
-  }
-  return true;
+  return atomicWriteFile(path, encodeBundle(bundle));
 }
 
 Result<Bundle> uop::rt::readBundle(const std::string &path) {
@@ -336,17 +295,10 @@ std::string cachedLibrary(const std::string &library, std::string *why) {
     *why = dir.error();
     return "";
   }
+  // Not synced here: cacheInstall makes it durable before publishing it.
   std::string tmp = cacheTempPath(".so");
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
-  if (fd < 0) {
-    *why = "cannot write " + tmp + ": " + sysError();
-    return "";
-  }
-  bool ok = writeAll(fd, library);
-  ::close(fd);
-  if (!ok) {
-    *why = "cannot write " + tmp + ": " + sysError();
-    ::unlink(tmp.c_str());
+  if (Result<bool> written = writeNewFile(tmp, library, 0755, /*durable=*/false); !written) {
+    *why = written.error();
     return "";
   }
   Result<std::string> installed = cacheInstall(tmp, key, ".so");

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Runtime/Cache.h"
+#include "Uop/Runtime/File.h"
 
 #include <atomic>
 #include <cerrno>
@@ -346,21 +347,6 @@ std::string uop::rt::cacheTempPath(const std::string &ext) {
   return dir + name + normalizeExt(ext);
 }
 
-/// Writes all of `fd` or fails with errno set.
-static bool writeAll(int fd, const char *p, size_t n) {
-  while (n) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR)
-        continue;
-      return false;
-    }
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
 /// Copies `from` to `to` (for a temporary file on another filesystem), and
 /// makes the copy durable.
 static bool copyFile(const std::string &from, const std::string &to, std::string &err) {
@@ -387,7 +373,7 @@ static bool copyFile(const std::string &from, const std::string &to, std::string
       ok = false;
       break;
     }
-    ok = writeAll(out, buf, static_cast<size_t>(n));
+    ok = writeAll(out, std::string_view(buf, static_cast<size_t>(n)));
   }
   if (ok && fsync(out) != 0 && errno != EINVAL)
     ok = false;
@@ -401,20 +387,6 @@ static bool copyFile(const std::string &from, const std::string &to, std::string
   if (!ok)
     unlink(to.c_str());
   return ok;
-}
-
-/// Writes `text` to a new file `path`, durably; "" or the reason it failed.
-static std::string writeNewFile(const std::string &path, const std::string &text) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return std::strerror(errno);
-  bool ok = writeAll(fd, text.data(), text.size()) && (fsync(fd) == 0 || errno == EINVAL);
-  std::string err = ok ? "" : std::strerror(errno);
-  if (close(fd) != 0 && err.empty())
-    err = std::strerror(errno);
-  if (!err.empty())
-    unlink(path.c_str());
-  return err;
 }
 
 Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath, const std::string &key,
@@ -485,9 +457,8 @@ Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath, const std:
     return systemError("cannot create " + sumDir);
   std::string sumTmp = cacheTempPath(ext + ".sha256");
   std::string sumText = std::string(kChecksumMagic) + std::to_string(size) + " " + hex + "\n";
-  if (std::string err = writeNewFile(sumTmp, sumText); !err.empty())
-    return failWith("cannot install " + dest + " in the cache: cannot write " + sumTmp + ": " +
-                    err);
+  if (Result<bool> written = writeNewFile(sumTmp, sumText); !written)
+    return failWith("cannot install " + dest + " in the cache: " + written.error());
   temps.push_back(sumTmp);
 
   // rename(2) within a filesystem is atomic: readers see the old entry or

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 using namespace uop::examples;
@@ -82,6 +83,13 @@ protected:
     llvm::sys::path::append(p, name);
     return p.str().str();
   }
+  /// A loss curve of 5 steps in the CSV `name`.
+  void writeLossCsv(const std::string &name) {
+    llvm::Expected<CsvWriter> csv = CsvWriter::create(path(name), {"step", "loss"});
+    ASSERT_TRUE(bool(csv));
+    for (int i = 1; i <= 5; ++i)
+      ASSERT_FALSE(bool(csv->row({double(i), 1.0 / i})));
+  }
   llvm::SmallString<128> dir;
 };
 
@@ -128,12 +136,7 @@ TEST_F(FilesTest, GnuplotScript) {
 TEST_F(FilesTest, PlotDraws) {
   if (!llvm::sys::findProgramByName("gnuplot"))
     GTEST_SKIP() << "gnuplot is not installed";
-  {
-    llvm::Expected<CsvWriter> csv = CsvWriter::create(path("m.csv"), {"step", "loss"});
-    ASSERT_TRUE(bool(csv));
-    for (int i = 1; i <= 5; ++i)
-      ASSERT_FALSE(bool(csv->row({double(i), 1.0 / i})));
-  }
+  ASSERT_NO_FATAL_FAILURE(writeLossCsv("m.csv"));
   for (const char *out : {"loss.png", "loss.svg"}) {
     PlotSpec spec{path("m.csv"), path(out), "test"};
     llvm::Error e = plot(spec);
@@ -144,6 +147,39 @@ TEST_F(FilesTest, PlotDraws) {
     else
       EXPECT_NE(bytes.find("<svg"), std::string::npos);
   }
+}
+
+TEST_F(FilesTest, ReportMetrics) {
+  // A plot that cannot be drawn (not a .png or .svg) is a line, no error.
+  std::FILE *f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  reportMetrics(path("m.csv"), path("loss.jpg"), "title", f);
+  std::string out = readAll(f);
+  std::fclose(f);
+  EXPECT_EQ(out, "metrics: " + path("m.csv") + "\nloss curve: not drawn: " + path("loss.jpg") +
+                     ": a plot is a .png or an .svg\n");
+  if (!llvm::sys::findProgramByName("gnuplot"))
+    GTEST_SKIP() << "gnuplot is not installed";
+  ASSERT_NO_FATAL_FAILURE(writeLossCsv("m.csv"));
+  f = std::tmpfile();
+  ASSERT_NE(f, nullptr);
+  reportMetrics(path("m.csv"), path("loss.png"), "title", f);
+  out = readAll(f);
+  std::fclose(f);
+  EXPECT_EQ(out, "metrics: " + path("m.csv") + "\nloss curve: " + path("loss.png") + "\n");
+  EXPECT_EQ(readFile(path("loss.png")).substr(0, 8), "\x89PNG\r\n\x1a\n");
+}
+
+TEST(SupportTest, CheckLoss) {
+  llvm::Expected<double> ok = checkLoss(2.5, 1);
+  ASSERT_TRUE(bool(ok));
+  EXPECT_EQ(*ok, 2.5);
+  EXPECT_EQ(llvm::toString(checkLoss(NAN, 579).takeError()),
+            "the loss is NaN at step 579: training diverged");
+  EXPECT_EQ(llvm::toString(checkLoss(-INFINITY, 3).takeError()),
+            "the loss is infinite at step 3: training diverged");
+  // An error that came before the loss is passed on.
+  EXPECT_EQ(llvm::toString(checkLoss(makeError("no device"), 1).takeError()), "no device");
 }
 
 TEST(SupportTest, Flags) {

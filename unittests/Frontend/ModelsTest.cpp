@@ -1,7 +1,8 @@
 //===- ModelsTest.cpp - the seed's tests/test_w09_models.py ------*- C++ -*-===//
 //
 // The pieces of the seed's examples/gpt.py (causal attention, a block, the
-// tiny GPT) written with uop::nn, checked against numpy and against the seed
+// tiny GPT) written with uop::nn (examples/gpt/GPTModel.h, the gpt example's
+// model, with the seed's gelu), checked against numpy and against the seed
 // itself: the seed builds the same model, takes uop's parameters (in the
 // order of its parameters(), which must be uop's registration order) and
 // computes the same forward values, loss and gradients (of every
@@ -13,105 +14,15 @@
 #include "Uop/Frontend/NN.h"
 
 #include "FrontendTestUtil.h"
+#include "GPTModel.h" // examples/gpt: the example's model
 
 #include <memory>
 
 using namespace uop;
+using namespace uop::examples;
 using namespace uop::test;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// examples/gpt.py
-//===----------------------------------------------------------------------===//
-
-/// `t` realized (the seed's `.realize()` of a parameter), or the error tensor.
-Tensor realized(Tensor t) {
-  auto r = t.realize();
-  return r ? *r : Tensor::makeError(llvm::toString(r.takeError()));
-}
-
-struct Attention : nn::Module {
-  nn::Linear qkv, proj;
-  int64_t heads;
-  Tensor mask; // not a parameter
-  Attention(int64_t dim, int64_t heads, int64_t ctxLen, TensorContext &ctx)
-      : qkv(dim, 3 * dim, true, ctx), proj(dim, dim, true, ctx), heads(heads) {
-    registerModule("qkv", qkv);
-    registerModule("proj", proj);
-    // -1e9 above the diagonal: no peeking (np.triu(full(-1e9), 1)).
-    std::vector<float> m(ctxLen * ctxLen, 0.0f);
-    for (int64_t i = 0; i < ctxLen; ++i)
-      for (int64_t j = i + 1; j < ctxLen; ++j)
-        m[i * ctxLen + j] = -1e9f;
-    mask = Tensor::fromVector(m, {ctxLen, ctxLen}, ctx);
-  }
-  Tensor operator()(const Tensor &x) const {
-    Shape s = x.shape();
-    int64_t B = s[0], T = s[1], C = s[2], H = heads, D = C / heads;
-    Tensor t = qkv(x).reshape({B, T, 3, H, D});
-    Tensor q = t.select(2, 0).permute({0, 2, 1, 3}); // (B, H, T, D)
-    Tensor k = t.select(2, 1).permute({0, 2, 1, 3});
-    Tensor v = t.select(2, 2).permute({0, 2, 1, 3});
-    Tensor att = q.matmul(k.transpose()) * (1 / std::sqrt(double(D))) +
-                 mask.shrink({{0, T}, {0, T}}).reshape({1, 1, T, T});
-    Tensor y = att.softmax(-1).matmul(v); // (B, H, T, D)
-    return proj(y.permute({0, 2, 1, 3}).reshape({B, T, C}));
-  }
-};
-
-struct Block : nn::Module {
-  nn::LayerNorm ln1;
-  Attention attn;
-  nn::LayerNorm ln2;
-  nn::Linear fc, out;
-  Block(int64_t dim, int64_t heads, int64_t ctxLen, TensorContext &ctx)
-      : ln1(dim, 1e-5, ctx), attn(dim, heads, ctxLen, ctx), ln2(dim, 1e-5, ctx),
-        fc(dim, 4 * dim, true, ctx), out(4 * dim, dim, true, ctx) {
-    registerModule("ln1", ln1);
-    registerModule("attn", attn);
-    registerModule("ln2", ln2);
-    registerModule("fc", fc);
-    registerModule("out", out);
-  }
-  Tensor operator()(Tensor x) const {
-    x = x + attn(ln1(x));
-    return x + out(fc(ln2(x)).gelu());
-  }
-};
-
-struct GPT : nn::Module {
-  nn::Embedding tok;
-  Tensor pos;
-  std::vector<std::unique_ptr<Block>> blocks;
-  nn::LayerNorm ln;
-  nn::Linear head;
-  GPT(int64_t vocab, int64_t ctxLen, int64_t dim, int64_t heads, int64_t layers, TensorContext &ctx)
-      : tok(vocab, dim, ctx), pos(realized(Tensor::randn({ctxLen, dim}, ctx) * 0.02)),
-        blocks(makeBlocks(dim, heads, ctxLen, layers, ctx)), ln(dim, 1e-5, ctx),
-        head(dim, vocab, true, ctx) {
-    registerModule("tok", tok);
-    registerParameter("pos", pos);
-    for (auto [i, b] : llvm::enumerate(blocks))
-      registerModule("blocks." + std::to_string(i), *b);
-    registerModule("ln", ln);
-    registerModule("head", head);
-  }
-  static std::vector<std::unique_ptr<Block>> makeBlocks(int64_t dim, int64_t heads, int64_t ctxLen,
-                                                        int64_t layers, TensorContext &ctx) {
-    std::vector<std::unique_ptr<Block>> bs;
-    for (int64_t i = 0; i < layers; ++i)
-      bs.push_back(std::make_unique<Block>(dim, heads, ctxLen, ctx));
-    return bs;
-  }
-  Tensor operator()(const Tensor &idx) const {
-    int64_t T = idx.shape()[1];
-    Tensor x = tok(idx) + pos.shrink({{0, T}, {0, pos.shape()[1]}}).reshape({1, T, -1});
-    for (const auto &b : blocks)
-      x = (*b)(x);
-    return head(ln(x));
-  }
-};
 
 class ModelsTest : public FrontendTest {
 protected:
@@ -178,7 +89,7 @@ TEST_F(ModelsTest, LayerNormAttentionAndGPTMatchNumpyAndTheSeed) {
   Tensor ax = Tensor::randn({1, 6, 8}, ctx);
   save(ax, "att_x");
   const int64_t V = 11, T = 8;
-  GPT gpt(V, T, 16, 2, 1, ctx);
+  GPT gpt(V, T, 16, 2, 1, Gelu::Seed, ctx);
   save(Tensor::fromVector({float(saveParameters(gpt, "gpt"))}, ctx), "gpt_n");
   Tensor x = windows(V, T, 0, ctx), y = windows(V, T, 1, ctx);
   save(x, "gpt_x");
@@ -212,7 +123,7 @@ TEST_F(ModelsTest, TinyGPTLearns) {
   // The seed's test_tiny_gpt_learns.
   ctx.manualSeed(0);
   const int64_t V = 11, T = 8;
-  GPT model(V, T, 16, 2, 1, ctx);
+  GPT model(V, T, 16, 2, 1, Gelu::Seed, ctx);
   nn::AdamW opt(model.parameters(), 1e-2);
   Tensor x = windows(V, T, 0, ctx), y = windows(V, T, 1, ctx);
   std::vector<double> losses;
@@ -250,7 +161,7 @@ TEST_F(ModelsTest, AttentionIsCausal) {
 }
 
 TEST_F(ModelsTest, GPTParameterOrder) {
-  GPT gpt(11, 8, 16, 2, 2, ctx);
+  GPT gpt(11, 8, 16, 2, 2, Gelu::Seed, ctx);
   std::vector<std::string> names;
   for (auto &kv : gpt.namedParameters())
     names.push_back(kv.first);
