@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Conversion/Passes.h"
+#include "Uop/IR/UopDTypes.h"
 #include "Uop/IR/UopDialect.h"
 #include "Uop/IR/UopOps.h"
 

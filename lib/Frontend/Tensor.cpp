@@ -8,8 +8,8 @@
 
 #include "TensorImpl.h"
 
-#include "Uop/Conversion/Passes.h"
 #include "Uop/IR/UopComposite.h"
+#include "Uop/IR/UopDTypes.h"
 #include "Uop/IR/UopDialect.h"
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopTypes.h"
@@ -97,8 +97,8 @@ static int64_t prod(ArrayRef<int64_t> shape) {
   return std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<>());
 }
 
-/// The dtype conversions are uop-lower-host's (Conversion/Passes.h), one pair
-/// for the compiler and the frontend.
+/// The dtype conversions are the IR layer's (UopDTypes.h), one pair for the
+/// compiler and the frontend.
 static Type mlirDType(MLIRContext &ctx, DType d) { return muop::fromRuntimeDType(d, &ctx); }
 static DType rtDType(Type t) { return muop::toRuntimeDType(t).value_or(DType::F32); }
 
