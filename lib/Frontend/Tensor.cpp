@@ -6,10 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TensorImpl.h"
+#include "GraphBuilder.h"
 
 #include "Uop/IR/UopComposite.h"
-#include "Uop/IR/UopDTypes.h"
 #include "Uop/IR/UopDialect.h"
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopTypes.h"
@@ -35,9 +34,7 @@ namespace muop = mlir::uop;
 
 namespace uop {
 using namespace mlir;
-using detail::dataTensor;
-using detail::TensorHolder;
-using detail::TensorNode;
+using namespace detail;
 
 //===----------------------------------------------------------------------===//
 // Generator
@@ -86,304 +83,26 @@ double Generator::nextNormal() {
 }
 
 //===----------------------------------------------------------------------===//
-// Helpers
+// The handle
 //===----------------------------------------------------------------------===//
 
-static std::string shapeStr(ArrayRef<int64_t> shape) {
-  return rt::shapeString(std::vector<int64_t>(shape.begin(), shape.end()));
-}
-
-static int64_t prod(ArrayRef<int64_t> shape) {
-  return std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<>());
-}
-
-/// The dtype conversions are the IR layer's (UopDTypes.h), one pair for the
-/// compiler and the frontend.
-static Type mlirDType(MLIRContext &ctx, DType d) { return muop::fromRuntimeDType(d, &ctx); }
-static DType rtDType(Type t) { return muop::toRuntimeDType(t).value_or(DType::F32); }
-
-static bool isFloat(DType d) { return d == DType::F16 || d == DType::F32; }
-
-static Tensor err(const std::string &message) { return Tensor::makeError(message); }
-
-detail::TensorNode::~TensorNode() {
-  if (!ctx)
-    return;
-  if (bufferId >= 0) {
-    ctx->impl().buffers.erase(bufferId);
-    ctx->impl().constantBuffers.erase(bufferId);
-  }
-  if (value)
-    ctx->impl().release(value);
-}
-
-static Tensor fromNode(std::shared_ptr<const TensorNode> node) {
+Tensor detail::fromNode(std::shared_ptr<const TensorNode> node) {
   auto h = std::make_shared<TensorHolder>();
   h->node = std::move(node);
   return Tensor(std::move(h));
 }
-
-using TensorNodeRef = std::shared_ptr<TensorNode>;
-
-/// The hash-consing key of a consed op (consFresh, collectGarbage).
-static std::vector<const void *> consKey(Operation *op, const void *props) {
-  std::vector<const void *> key{op->getName().getAsOpaquePointer(), props,
-                                op->getDiscardableAttrDictionary().getAsOpaquePointer()};
-  for (Type t : op->getResultTypes())
-    key.push_back(t.getAsOpaquePointer());
-  for (Value v : op->getOperands())
-    key.push_back(v.getAsOpaquePointer());
-  return key;
-}
-
-namespace {
-/// Builds ops at the end of a context's graph block, then checks each new op
-/// with its verifier and hash-conses it.
-struct GraphBuilder {
-  TensorContext *ctx;
-  TensorContext::Impl &c;
-  OpBuilder b;
-  Location loc;
-  Operation *before;
-
-  explicit GraphBuilder(TensorContext *ctx)
-      : ctx(ctx), c(ctx->impl()), b(&c.mlir), loc(UnknownLoc::get(&c.mlir)) {
-    b.setInsertionPointToEnd(c.graph);
-    before = c.graph->empty() ? nullptr : &c.graph->back();
-    c.takeDiagnostics();
-    ++c.building;
-  }
-  ~GraphBuilder() { --c.building; }
-  GraphBuilder(const GraphBuilder &) = delete;
-  GraphBuilder &operator=(const GraphBuilder &) = delete;
-
-  /// Verifies and hash-conses the ops built since construction, updating
-  /// `results` to the consed values; on an op that does not verify, erases
-  /// them all and returns the error.
-  std::optional<std::string> consFresh(MutableArrayRef<Value> results) {
-    SmallVector<Operation *> fresh;
-    for (auto it = before ? std::next(before->getIterator()) : c.graph->begin();
-         it != c.graph->end(); ++it)
-      fresh.push_back(&*it);
-    // In build order: an op equal to one in the table (the same name,
-    // properties, attributes, result types and operands, after the
-    // replacements before it) becomes that op without being verified (a
-    // verifier reads only the op, and that one passed); a new op is
-    // verified, then added.
-    SmallVector<Operation *> kept;
-    SmallVector<bool> gone(fresh.size(), false);
-    for (auto [k, op] : llvm::enumerate(fresh)) {
-      const void *props = op->getPropertiesAsAttribute().getAsOpaquePointer();
-      std::vector<const void *> key = consKey(op, props);
-      if (auto it = c.consed.find(key); it != c.consed.end()) {
-        for (Value &r : results)
-          if (r == op->getResult(0))
-            r = it->second;
-        op->getResult(0).replaceAllUsesWith(it->second);
-        op->erase();
-        gone[k] = true;
-        continue;
-      }
-      if (failed(mlir::verify(op, /*verifyRecursively=*/false))) {
-        std::string d = c.takeDiagnostics();
-        for (Operation *o : kept) {
-          c.consed.erase(consKey(o, c.props.lookup(o)));
-          c.props.erase(o);
-        }
-        for (size_t j = fresh.size(); j-- > 0;)
-          if (!gone[j])
-            fresh[j]->erase();
-        return "invalid graph op: " + (d.empty() ? std::string("verifier failed") : d);
-      }
-      c.consed.emplace(std::move(key), op->getResult(0));
-      c.props[op] = props;
-      kept.push_back(op);
-    }
-    c.built += kept.size();
-    return std::nullopt;
-  }
-
-  /// Erases the ops built since construction (a failed build).
-  void eraseFresh() {
-    SmallVector<Operation *> fresh;
-    for (auto it = before ? std::next(before->getIterator()) : c.graph->begin();
-         it != c.graph->end(); ++it)
-      fresh.push_back(&*it);
-    for (Operation *o : llvm::reverse(fresh))
-      o->erase();
-  }
-
-  TensorNodeRef node(Value v, std::vector<std::shared_ptr<const TensorNode>> srcs) {
-    auto node = std::make_shared<TensorNode>();
-    node->ctx = ctx;
-    node->value = v;
-    c.retain(v);
-    node->srcs = std::move(srcs);
-    return node;
-  }
-
-  /// Verifies and hash-conses the ops built since construction; `result`
-  /// becomes a node over `srcs`, or the error tensor of the first op that
-  /// does not verify.
-  Tensor finish(Value result, std::vector<std::shared_ptr<const TensorNode>> srcs) {
-    if (auto e = consFresh(result))
-      return err(*e);
-    return fromNode(node(result, std::move(srcs)));
-  }
-
-  Value constant(Scalar v, Type dtype) {
-    // UOp.const(v, dtype): f16 is an f32 constant cast; bool/i32 convert as
-    // Python's bool()/int() do.
-    if (dtype.isF16())
-      return muop::CastOp::create(b, loc, constant(Scalar(v.value), b.getF32Type()),
-                                  TypeAttr::get(dtype));
-    if (dtype.isF32())
-      return muop::ConstOp::create(b, loc, b.getFloatAttr(dtype, v.value));
-    if (dtype.isInteger(1))
-      return muop::ConstOp::create(b, loc, b.getBoolAttr(v.value != 0));
-    return muop::ConstOp::create(
-        b, loc, b.getIntegerAttr(dtype, static_cast<int64_t>(std::trunc(v.value))));
-  }
-  Value reshape(Value x, ArrayRef<int64_t> shape) {
-    return muop::ReshapeOp::create(b, loc, x, b.getDenseI64ArrayAttr(shape));
-  }
-  Value expand(Value x, ArrayRef<int64_t> shape) {
-    return muop::ExpandOp::create(b, loc, x, b.getDenseI64ArrayAttr(shape));
-  }
-};
-} // namespace
 
 /// The node of an ok tensor (null otherwise).
 static const TensorNode *nodeOf(const Tensor &t) {
   auto &h = t.holder();
   return h && h->node && !h->node->error.size() && h->node->value ? h->node.get() : nullptr;
 }
-static std::shared_ptr<const TensorNode> sharedNode(const Tensor &t) { return t.holder()->node; }
 
-/// The first error among `ts`, or the error of mixing contexts; nullopt when
-/// all are ok tensors of one context.
-static std::optional<Tensor> firstError(std::initializer_list<const Tensor *> ts) {
-  TensorContext *ctx = nullptr;
-  for (const Tensor *t : ts) {
-    if (!t->ok())
-      return *t;
-    if (ctx && t->context() != ctx)
-      return err("tensors of different contexts in one operation");
-    ctx = t->context();
-  }
-  return std::nullopt;
-}
-
-static Shape shapeOfValue(Value v) {
-  ArrayRef<int64_t> s = muop::getShape(v.getType());
-  return Shape(s.begin(), s.end());
-}
-
-/// Normalizes axis `a` of a rank-`n` tensor (Python's negative indexing);
-/// nullopt when out of range.
-static std::optional<int64_t> normAxis(int64_t a, int64_t n) {
-  if (a < -n || a >= n)
-    return std::nullopt;
-  return a < 0 ? a + n : a;
-}
-
-static std::string axisError(const char *op, int64_t a, const Shape &shape) {
-  return std::string(op) + ": axis " + std::to_string(a) + " is out of range for shape " +
-         shapeStr(shape);
-}
-
-//===----------------------------------------------------------------------===//
-// TensorContext
-//===----------------------------------------------------------------------===//
-
-TensorContext::Impl::Impl(TensorOptions opts)
-    : options(std::move(opts)), cache(options.compile), gen(options.seed),
-      pool(std::make_shared<BufferPool>()) {
-  if (const char *env = std::getenv("UOP_DEBUG"))
-    debug = std::atoi(env);
-  // $UOP_GC_OPS: a context left at the default collects at that size (1:
-  // at every realize, to stress the collector with any program).
-  if (const char *env = std::getenv("UOP_GC_OPS");
-      env && *env && options.collectAfterOps == TensorOptions().collectAfterOps) {
-    size_t n = 0;
-    const char *end = env + std::strlen(env);
-    auto [ptr, ec] = std::from_chars(env, end, n);
-    if (ec == std::errc() && ptr == end)
-      options.collectAfterOps = n;
-    else
-      llvm::errs() << "uop: warning: $UOP_GC_OPS='" << env << "' is not a number of ops; ignored\n";
-  }
-  mlir.loadDialect<muop::UopDialect, func::FuncDialect>();
-  graphModule = ModuleOp::create(UnknownLoc::get(&mlir));
-  graph = graphModule->getBody();
-  handler = std::make_unique<ScopedDiagnosticHandler>(&mlir, [this](Diagnostic &d) {
-    if (!diagnostics.empty())
-      diagnostics += "\n";
-    diagnostics += d.str();
-    for (Diagnostic &note : d.getNotes())
-      diagnostics += "\n  note: " + note.str();
-    return success();
-  });
-}
-
-TensorContext::TensorContext(TensorOptions options)
-    : p(std::make_unique<Impl>(std::move(options))) {}
-TensorContext::~TensorContext() = default;
-
-TensorContext &TensorContext::global() {
-  static TensorContext *ctx = new TensorContext(); // never destroyed: tensors may outlive main
-  return *ctx;
-}
-
-MLIRContext &TensorContext::mlirContext() { return p->mlir; }
-muop::PlanCache &TensorContext::planCache() { return p->cache; }
-const TensorOptions &TensorContext::options() const { return p->options; }
 Generator &TensorContext::generator() { return p->gen; }
 void TensorContext::manualSeed(uint64_t seed) { p->gen.reseed(seed); }
-void TensorContext::Impl::collectGarbage() {
-  // The graph's size as the ops added since the last collection say (a
-  // block's op list has no O(1) size, and this runs at every realize).
-  size_t size = collectedSize + built;
-  if (building || size < std::max<size_t>(options.collectAfterOps, 2 * collectedSize))
-    return;
-  // Mark what the nodes stand for and everything it uses.
-  llvm::DenseSet<Operation *> live;
-  SmallVector<Operation *> work;
-  for (auto &[op, refs] : nodeRefs)
-    if (live.insert(op).second)
-      work.push_back(op);
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp(); def && live.insert(def).second)
-        work.push_back(def);
-  }
-  // Sweep, users before what they use (the block is in build order).
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*graph))) {
-    if (live.contains(&op))
-      continue;
-    if (auto it = props.find(&op); it != props.end()) {
-      auto entry = consed.find(consKey(&op, it->second));
-      if (entry != consed.end() && entry->second.getDefiningOp() == &op)
-        consed.erase(entry);
-      props.erase(it);
-    }
-    op.erase();
-  }
-  collectedSize = graph->getOperations().size();
-  built = 0;
-}
-
-size_t TensorContext::graphSize() const { return p->graph->getOperations().size(); }
 size_t TensorContext::realizations() const { return p->realizations; }
 size_t TensorContext::planHits() const { return p->planHits; }
 rt::Executable *TensorContext::lastExecutable() const { return p->last; }
-size_t TensorContext::liveBuffers() const {
-  size_t n = 0;
-  for (auto &kv : p->buffers)
-    n += !kv.second.expired();
-  return n;
-}
 
 //===----------------------------------------------------------------------===//
 // Data tensors
@@ -755,6 +474,8 @@ struct TensorContext::Impl::BufferPool {
 /// returned to the pool when the last tensor using it goes.
 static rt::Result<std::shared_ptr<rt::HostBuffer>> poolBuffer(TensorContext::Impl &c, DType dtype,
                                                               int64_t n) {
+  if (!c.pool)
+    c.pool = std::make_shared<TensorContext::Impl::BufferPool>();
   auto &pool = *c.pool;
   std::unique_ptr<rt::HostBuffer> b;
   auto it = pool.free.find({static_cast<int>(dtype), n});

@@ -1,7 +1,12 @@
 //===- TensorImpl.h - the frontend's internals --------------------*- C++ -*-===//
 //
-// Private to lib/Frontend (Tensor.cpp now; autodiff and nn later): the
-// nodes behind a Tensor handle and the context's state.
+// Private to lib/Frontend: the nodes behind a Tensor handle, the context's
+// state, and the internals its files share (GraphBuilder.h has what the op
+// families build graph ops with). Who defines what:
+//   Tensor.cpp    the handle, the generator, realization, the op families
+//   Context.cpp   TensorContext and Impl, node bookkeeping, garbage collection
+//   GraphBuilder.cpp  building, verifying and hash-consing graph ops (consKey)
+//   Jit.cpp, NN.cpp   TinyJit; layers and optimizers
 //
 // A TensorNode is immutable: a graph value plus what keeps that value's data
 // alive (the nodes it was built from, or the buffer it owns). A
@@ -17,6 +22,8 @@
 #define UOP_LIB_FRONTEND_TENSORIMPL_H
 
 #include "Uop/Frontend/Tensor.h"
+#include "Uop/IR/UopTypes.h"
+#include "Uop/Runtime/Buffer.h"
 
 #include "mlir/IR/Block.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -28,7 +35,8 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
-#include <map>
+#include <functional>
+#include <numeric>
 #include <unordered_map>
 
 namespace uop {
@@ -69,6 +77,37 @@ struct RealizeRecord {
   /// The holders the realize rebound, with the value each now stands for.
   std::vector<std::pair<std::shared_ptr<TensorHolder>, size_t>> rebound;
 };
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+/// "(2, 3)".
+inline std::string shapeStr(llvm::ArrayRef<int64_t> shape) {
+  return rt::shapeString(std::vector<int64_t>(shape.begin(), shape.end()));
+}
+
+/// The number of elements of `shape`.
+inline int64_t prod(llvm::ArrayRef<int64_t> shape) {
+  return std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<>());
+}
+
+/// The shape of a graph value.
+inline Shape shapeOfValue(mlir::Value v) {
+  llvm::ArrayRef<int64_t> s = mlir::uop::getShape(v.getType());
+  return Shape(s.begin(), s.end());
+}
+
+/// An error tensor carrying `message`.
+inline Tensor err(const std::string &message) { return Tensor::makeError(message); }
+
+/// A tensor standing for `node` (Tensor.cpp).
+Tensor fromNode(std::shared_ptr<const TensorNode> node);
+
+/// The hash-consing key of a consed op whose properties (as an attribute)
+/// are `props` (GraphBuilder.cpp; the context's garbage collection erases
+/// an op's entry with it).
+std::vector<const void *> consKey(mlir::Operation *op, const void *props);
 
 /// A node owning `data` (a `uop.buffer` with a fresh id, reshaped to `shape`).
 Tensor dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> data, const Shape &shape);
@@ -151,6 +190,8 @@ struct TensorContext::Impl {
   /// kernels, the plan lookup, binding and run times) to stderr, 2 also the
   /// kernels of each new plan, 3 also each new program.
   int debug = 0;
+  /// Freed output buffers for the next runs (Tensor.cpp; made by the
+  /// first run that needs an output).
   struct BufferPool;
   std::shared_ptr<BufferPool> pool;
   /// Diagnostics emitted since the last take (verifier, compiler).
