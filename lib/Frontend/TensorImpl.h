@@ -3,9 +3,11 @@
 // Private to lib/Frontend: the nodes behind a Tensor handle, the context's
 // state, and the internals its files share (GraphBuilder.h has what the op
 // families build graph ops with). Who defines what:
-//   Tensor.cpp    the handle, the generator, realization, the op families
+//   Tensor.cpp    the handle, the op families
 //   Context.cpp   TensorContext and Impl, node bookkeeping, garbage collection
 //   GraphBuilder.cpp  building, verifying and hash-consing graph ops (consKey)
+//   Realize.cpp   plans, the plan cache, the buffer pool, runPlan, realize
+//   Random.cpp    the Generator and the random creation functions
 //   Jit.cpp, NN.cpp   TinyJit; layers and optimizers
 //
 // A TensorNode is immutable: a graph value plus what keeps that value's data
@@ -117,7 +119,8 @@ using SlotData = llvm::function_ref<llvm::Expected<std::shared_ptr<rt::HostBuffe
 
 /// Binds `exe`'s arguments (program slot s reads `input(s)`; outputs come
 /// from the context's buffer pool), runs it, and returns one data tensor per
-/// plan value, shaped `shapes`. Shared by realize and a TinyJit's replay.
+/// plan value, shaped `shapes`. Shared by realize and a TinyJit's replay
+/// (Realize.cpp, as the buffer functions below).
 llvm::Expected<std::vector<Tensor>> runPlan(TensorContext &ctx, rt::Executable *exe,
                                             const SlotData &input, llvm::ArrayRef<Shape> shapes);
 
@@ -149,7 +152,7 @@ struct TensorContext::Impl {
   };
   std::unordered_map<std::vector<const void *>, mlir::Value, KeyHash> consed;
   /// Each consed op's properties as an attribute (the key's second word),
-  /// for the structural plan key of a realize (Slice in Tensor.cpp).
+  /// for the structural plan key of a realize (Slice in Realize.cpp).
   llvm::DenseMap<mlir::Operation *, const void *> props;
   /// Graph ops that nodes stand for, with how many nodes do: the roots of
   /// collectGarbage(), which erases every op they do not reach (a training
@@ -177,7 +180,7 @@ struct TensorContext::Impl {
   /// a TinyJit's capture reads them as they are, even when the call made them.
   llvm::DenseSet<int64_t> constantBuffers;
   size_t realizations = 0;
-  /// The frontend's plans by structure (Slice::key in Tensor.cpp): a
+  /// The frontend's plans by structure (Slice::key in Realize.cpp): a
   /// realize that finds its structure here skips building, printing and
   /// hashing the program. The executables are the plan cache's.
   std::unordered_map<std::string, rt::Executable *> plans;
@@ -190,7 +193,7 @@ struct TensorContext::Impl {
   /// kernels, the plan lookup, binding and run times) to stderr, 2 also the
   /// kernels of each new plan, 3 also each new program.
   int debug = 0;
-  /// Freed output buffers for the next runs (Tensor.cpp; made by the
+  /// Freed output buffers for the next runs (Realize.cpp; made by the
   /// first run that needs an output).
   struct BufferPool;
   std::shared_ptr<BufferPool> pool;
