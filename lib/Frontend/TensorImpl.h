@@ -3,11 +3,14 @@
 // Private to lib/Frontend: the nodes behind a Tensor handle, the context's
 // state, and the internals its files share (GraphBuilder.h has what the op
 // families build graph ops with). Who defines what:
-//   Tensor.cpp    the handle, the op families
+//   Tensor.cpp    the handle: inspection, assign, error tensors, fromNode
 //   Context.cpp   TensorContext and Impl, node bookkeeping, garbage collection
 //   GraphBuilder.cpp  building, verifying and hash-consing graph ops (consKey)
 //   Realize.cpp   plans, the plan cache, the buffer pool, runPlan, realize
 //   Random.cpp    the Generator and the random creation functions
+//   Creation.cpp  data tensors (dataTensor, fromBuffer, ...), full, arange
+//   Elementwise.cpp, Movement.cpp, Reduce.cpp, Functional.cpp  the op families
+//   Autograd.cpp  requiresGrad, grad, backward
 //   Jit.cpp, NN.cpp   TinyJit; layers and optimizers
 //
 // A TensorNode is immutable: a graph value plus what keeps that value's data
@@ -111,7 +114,8 @@ Tensor fromNode(std::shared_ptr<const TensorNode> node);
 /// an op's entry with it).
 std::vector<const void *> consKey(mlir::Operation *op, const void *props);
 
-/// A node owning `data` (a `uop.buffer` with a fresh id, reshaped to `shape`).
+/// A node owning `data` (a `uop.buffer` with a fresh id, reshaped to `shape`;
+/// Creation.cpp).
 Tensor dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> data, const Shape &shape);
 
 /// The data program slot `slot` reads, or why there is none.
