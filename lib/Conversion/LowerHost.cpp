@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Conversion/Passes.h"
+#include "Uop/IR/UopDTypes.h"
 #include "Uop/IR/UopOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -32,34 +33,6 @@ using namespace mlir::uop;
 
 /// The elements of the flat buffer that holds a value (at least 1).
 static int64_t flatSize(Type t) { return std::max<int64_t>(1, getNumElements(t)); }
-
-std::optional<::uop::rt::DType> mlir::uop::toRuntimeDType(Type t) {
-  using ::uop::rt::DType;
-  if (t.isInteger(1))
-    return DType::Bool;
-  if (t.isInteger(32))
-    return DType::I32;
-  if (t.isF16())
-    return DType::F16;
-  if (t.isF32())
-    return DType::F32;
-  return std::nullopt;
-}
-
-Type mlir::uop::fromRuntimeDType(::uop::rt::DType dtype, MLIRContext *ctx) {
-  using ::uop::rt::DType;
-  switch (dtype) {
-  case DType::Bool:
-    return IntegerType::get(ctx, 1);
-  case DType::I32:
-    return IntegerType::get(ctx, 32);
-  case DType::F16:
-    return Float16Type::get(ctx);
-  case DType::F32:
-    return Float32Type::get(ctx);
-  }
-  llvm_unreachable("unknown dtype");
-}
 
 namespace {
 /// The plan of a host, and the argument that holds each of its buffers and

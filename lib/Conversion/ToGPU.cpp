@@ -9,9 +9,10 @@
 
 #include "Uop/Conversion/Passes.h"
 
-#include "Uop/IR/UopTarget.h"
+#include "Uop/IR/UopDTypes.h"
 #include "Uop/IR/UopDialect.h"
 #include "Uop/IR/UopOps.h"
+#include "Uop/IR/UopTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -3,6 +3,7 @@
 #include "Uop/ExecutionEngine/ExecutionEngine.h"
 
 #include "Uop/Conversion/Passes.h"
+#include "Uop/IR/UopDTypes.h"
 #include "Uop/IR/UopOps.h"
 #include "Uop/Transforms/Passes.h"
 #include "Uop/Runtime/HostCpu.h"

@@ -1,7 +1,17 @@
 //===- TensorImpl.h - the frontend's internals --------------------*- C++ -*-===//
 //
-// Private to lib/Frontend (Tensor.cpp now; autodiff and nn later): the
-// nodes behind a Tensor handle and the context's state.
+// Private to lib/Frontend: the nodes behind a Tensor handle, the context's
+// state, and the internals its files share (GraphBuilder.h has what the op
+// families build graph ops with). Who defines what:
+//   Tensor.cpp    the handle: inspection, assign, error tensors, fromNode
+//   Context.cpp   TensorContext and Impl, node bookkeeping, garbage collection
+//   GraphBuilder.cpp  building, verifying and hash-consing graph ops (consKey)
+//   Realize.cpp   plans, the plan cache, the buffer pool, runPlan, realize
+//   Random.cpp    the Generator and the random creation functions
+//   Creation.cpp  data tensors (dataTensor, fromBuffer, ...), full, arange
+//   Elementwise.cpp, Movement.cpp, Reduce.cpp, Functional.cpp  the op families
+//   Autograd.cpp  requiresGrad, grad, backward
+//   Jit.cpp, NN.cpp   TinyJit; layers and optimizers
 //
 // A TensorNode is immutable: a graph value plus what keeps that value's data
 // alive (the nodes it was built from, or the buffer it owns). A
@@ -17,6 +27,8 @@
 #define UOP_LIB_FRONTEND_TENSORIMPL_H
 
 #include "Uop/Frontend/Tensor.h"
+#include "Uop/IR/UopTypes.h"
+#include "Uop/Runtime/Buffer.h"
 
 #include "mlir/IR/Block.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -28,7 +40,8 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
-#include <map>
+#include <functional>
+#include <numeric>
 #include <unordered_map>
 
 namespace uop {
@@ -70,7 +83,39 @@ struct RealizeRecord {
   std::vector<std::pair<std::shared_ptr<TensorHolder>, size_t>> rebound;
 };
 
-/// A node owning `data` (a `uop.buffer` with a fresh id, reshaped to `shape`).
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+/// "(2, 3)".
+inline std::string shapeStr(llvm::ArrayRef<int64_t> shape) {
+  return rt::shapeString(std::vector<int64_t>(shape.begin(), shape.end()));
+}
+
+/// The number of elements of `shape`.
+inline int64_t prod(llvm::ArrayRef<int64_t> shape) {
+  return std::accumulate(shape.begin(), shape.end(), int64_t(1), std::multiplies<>());
+}
+
+/// The shape of a graph value.
+inline Shape shapeOfValue(mlir::Value v) {
+  llvm::ArrayRef<int64_t> s = mlir::uop::getShape(v.getType());
+  return Shape(s.begin(), s.end());
+}
+
+/// An error tensor carrying `message`.
+inline Tensor err(const std::string &message) { return Tensor::makeError(message); }
+
+/// A tensor standing for `node` (Tensor.cpp).
+Tensor fromNode(std::shared_ptr<const TensorNode> node);
+
+/// The hash-consing key of a consed op whose properties (as an attribute)
+/// are `props` (GraphBuilder.cpp; the context's garbage collection erases
+/// an op's entry with it).
+std::vector<const void *> consKey(mlir::Operation *op, const void *props);
+
+/// A node owning `data` (a `uop.buffer` with a fresh id, reshaped to `shape`;
+/// Creation.cpp).
 Tensor dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> data, const Shape &shape);
 
 /// The data program slot `slot` reads, or why there is none.
@@ -78,7 +123,8 @@ using SlotData = llvm::function_ref<llvm::Expected<std::shared_ptr<rt::HostBuffe
 
 /// Binds `exe`'s arguments (program slot s reads `input(s)`; outputs come
 /// from the context's buffer pool), runs it, and returns one data tensor per
-/// plan value, shaped `shapes`. Shared by realize and a TinyJit's replay.
+/// plan value, shaped `shapes`. Shared by realize and a TinyJit's replay
+/// (Realize.cpp, as the buffer functions below).
 llvm::Expected<std::vector<Tensor>> runPlan(TensorContext &ctx, rt::Executable *exe,
                                             const SlotData &input, llvm::ArrayRef<Shape> shapes);
 
@@ -110,7 +156,7 @@ struct TensorContext::Impl {
   };
   std::unordered_map<std::vector<const void *>, mlir::Value, KeyHash> consed;
   /// Each consed op's properties as an attribute (the key's second word),
-  /// for the structural plan key of a realize (Slice in Tensor.cpp).
+  /// for the structural plan key of a realize (Slice in Realize.cpp).
   llvm::DenseMap<mlir::Operation *, const void *> props;
   /// Graph ops that nodes stand for, with how many nodes do: the roots of
   /// collectGarbage(), which erases every op they do not reach (a training
@@ -138,7 +184,7 @@ struct TensorContext::Impl {
   /// a TinyJit's capture reads them as they are, even when the call made them.
   llvm::DenseSet<int64_t> constantBuffers;
   size_t realizations = 0;
-  /// The frontend's plans by structure (Slice::key in Tensor.cpp): a
+  /// The frontend's plans by structure (Slice::key in Realize.cpp): a
   /// realize that finds its structure here skips building, printing and
   /// hashing the program. The executables are the plan cache's.
   std::unordered_map<std::string, rt::Executable *> plans;
@@ -151,6 +197,8 @@ struct TensorContext::Impl {
   /// kernels, the plan lookup, binding and run times) to stderr, 2 also the
   /// kernels of each new plan, 3 also each new program.
   int debug = 0;
+  /// Freed output buffers for the next runs (Realize.cpp; made by the
+  /// first run that needs an output).
   struct BufferPool;
   std::shared_ptr<BufferPool> pool;
   /// Diagnostics emitted since the last take (verifier, compiler).

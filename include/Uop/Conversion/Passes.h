@@ -72,10 +72,6 @@ FrozenRewritePatternSet getRangeifySimplifyPatterns(MLIRContext *ctx);
 using HostArg = ::uop::rt::PlanArg;
 using HostPlan = ::uop::rt::HostPlan;
 
-/// The runtime's dtype of a uop element type (i1, i32, f16, f32), and back.
-std::optional<::uop::rt::DType> toRuntimeDType(Type type);
-Type fromRuntimeDType(::uop::rt::DType dtype, MLIRContext *ctx);
-
 /// The plan of a host function made by uop-kernelize (before or after the
 /// kernels are lowered, but before uop-lower-host).
 FailureOr<HostPlan> getHostPlan(func::FuncOp host);

@@ -27,10 +27,10 @@
 // holding its value, keeping the graph it had (graphValue(), the seed's
 // `_graph`) for autodiff. Graph ops are immutable and hash-consed (an op
 // structurally equal to an existing one is that one, as the seed's UOps),
-// so the graph block only holds distinct ops. It only grows: ops are never
-// erased (acceptable for now; a collector could erase the ops that no live
-// tensor reaches). Buffer *data* is reference counted: a HostBuffer lives as
-// long as some tensor's graph uses it.
+// so the graph block only holds distinct ops. A realize erases the ops that
+// no tensor reaches any more once the graph has grown enough
+// (TensorOptions::collectAfterOps). Buffer *data* is reference counted: a
+// HostBuffer lives as long as some tensor's graph uses it.
 //
 // Not thread-safe: one TensorContext per thread (or a lock).
 //
@@ -143,7 +143,8 @@ public:
   /// Tensor.manual_seed: reseeds the generator.
   void manualSeed(uint64_t seed);
 
-  /// Ops in the graph block (it only grows).
+  /// Ops in the graph block (what the last garbage collection kept, and the
+  /// ops built since).
   size_t graphSize() const;
   /// Buffers whose data is alive (some tensor's graph still uses them).
   size_t liveBuffers() const;
