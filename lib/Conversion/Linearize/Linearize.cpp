@@ -4,11 +4,13 @@
 // `render_c`: the kernel DAG is scheduled into a list whose RANGE/END nodes
 // open and close loops, and that list is emitted as scf/memref/arith/math.
 //
-// The scheduler is a port of the seed's list scheduler, step for step (same
-// toposort, same scopes, same tie breaks), so a program lowers to the loop
-// nest the seed would render.
+// The scheduler (Schedule.h) is a port of the seed's list scheduler, step
+// for step (same toposort, same scopes, same tie breaks), so a program
+// lowers to the loop nest the seed would render.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Schedule.h"
 
 #include "Uop/Conversion/Passes.h"
 #include "Uop/IR/UopOps.h"
@@ -27,7 +29,6 @@
 
 #include <map>
 #include <numeric>
-#include <queue>
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPLINEARIZEPASS
@@ -38,319 +39,6 @@ using namespace mlir;
 using namespace mlir::uop;
 
 namespace {
-
-/// A scope: the ranges a node sits inside, sorted by (idx, kind, topo order).
-using Scope = SmallVector<Operation *, 4>;
-
-//===----------------------------------------------------------------------===//
-// Scheduling (uopc/linearize.py)
-//===----------------------------------------------------------------------===//
-
-class Scheduler {
-public:
-  explicit Scheduler(Operation *root) : root(root) {}
-
-  /// Computes the linear order; returns failure after a diagnostic.
-  LogicalResult run();
-
-  /// The scheduled ops, RANGE opening and END closing loops.
-  ArrayRef<Operation *> getOrder() const { return out; }
-  /// The loops an op sits in when it runs.
-  const Scope &getTarget(Operation *op) { return target[op]; }
-
-private:
-  void toposort();
-  bool rangeLess(Operation *a, Operation *b) const;
-  Scope sorted(const llvm::SmallPtrSetImpl<Operation *> &set) const;
-  Scope close(const llvm::SmallPtrSetImpl<Operation *> &set);
-  void emit(Operation *op);
-  void makeReady(Operation *op);
-
-  Operation *root;
-  /// Children before parents, in the seed's iterative toposort order.
-  SmallVector<Operation *> topo;
-  DenseMap<Operation *, unsigned> order;
-  /// Defining ops of each op's operands, in operand order (duplicates kept).
-  DenseMap<Operation *, SmallVector<Operation *, 4>> srcs;
-  DenseMap<Operation *, SmallVector<Operation *, 4>> users;
-  DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 4>> scope;
-  DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 4>> enclosing;
-  DenseMap<Operation *, Scope> target;
-
-  // List-scheduling state.
-  DenseMap<Operation *, unsigned> waiting;
-  llvm::SmallPtrSet<Operation *, 16> ready; // ready RANGE / END ops
-  using Heap = std::priority_queue<std::pair<unsigned, Operation *>,
-                                   std::vector<std::pair<unsigned, Operation *>>, std::greater<>>;
-  std::map<Scope, Heap> heaps; // everything else, bucketed by target scope
-  /// Not a SetVector: its remove is linear, which made scheduling quadratic
-  /// (nothing here depends on the set's order).
-  llvm::DenseSet<Operation *> pending;
-  SmallVector<Operation *> stack, out;
-};
-
-static int64_t rangeIdx(Operation *op) {
-  if (auto r = dyn_cast<RangeOp>(op))
-    return r.getIdxAttr().getInt();
-  return INT64_MAX;
-}
-static int64_t rangeKind(Operation *op) {
-  if (auto r = dyn_cast<RangeOp>(op))
-    return static_cast<int64_t>(r.getKind());
-  return INT64_MAX;
-}
-
-bool Scheduler::rangeLess(Operation *a, Operation *b) const {
-  auto ka = std::make_tuple(rangeIdx(a), rangeKind(a), order.lookup(a));
-  auto kb = std::make_tuple(rangeIdx(b), rangeKind(b), order.lookup(b));
-  return ka < kb;
-}
-
-Scope Scheduler::sorted(const llvm::SmallPtrSetImpl<Operation *> &set) const {
-  Scope s(set.begin(), set.end());
-  llvm::sort(s, [&](Operation *a, Operation *b) { return rangeLess(a, b); });
-  return s;
-}
-
-void Scheduler::toposort() {
-  llvm::DenseSet<Operation *> seen;
-  SmallVector<std::pair<Operation *, bool>> work{{root, false}};
-  while (!work.empty()) {
-    auto [u, done] = work.pop_back_val();
-    if (done) {
-      order[u] = topo.size();
-      topo.push_back(u);
-      continue;
-    }
-    if (!seen.insert(u).second)
-      continue;
-    work.push_back({u, true});
-    auto &s = srcs[u];
-    for (Value v : u->getOperands())
-      s.push_back(v.getDefiningOp());
-    for (Operation *x : llvm::reverse(s))
-      if (!seen.contains(x))
-        work.push_back({x, false});
-  }
-}
-
-Scope Scheduler::close(const llvm::SmallPtrSetImpl<Operation *> &set) {
-  llvm::SmallPtrSet<Operation *, 8> result(set.begin(), set.end());
-  SmallVector<Operation *> todo(set.begin(), set.end());
-  while (!todo.empty()) {
-    Operation *r = todo.pop_back_val();
-    auto it = enclosing.find(r);
-    if (it == enclosing.end())
-      continue;
-    for (Operation *a : it->second)
-      if (result.insert(a).second)
-        todo.push_back(a);
-  }
-  return sorted(result);
-}
-
-void Scheduler::makeReady(Operation *op) {
-  if (isa<RangeOp, EndOp>(op))
-    ready.insert(op);
-  else
-    heaps[target[op]].push({order[op], op});
-}
-
-void Scheduler::emit(Operation *op) {
-  out.push_back(op);
-  pending.erase(op);
-  ready.erase(op);
-  for (Operation *x : users[op])
-    if (--waiting[x] == 0)
-      makeReady(x);
-}
-
-/// Python's `seq[:n]` and `seq[n:]` for a possibly negative n.
-static size_t pyIndex(int64_t n, size_t len) {
-  if (n < 0)
-    n += len;
-  return std::clamp<int64_t>(n, 0, len);
-}
-
-LogicalResult Scheduler::run() {
-  toposort();
-  for (Operation *u : topo)
-    for (Operation *s : srcs[u])
-      if (!s)
-        return u->emitOpError("uop-linearize: a kernel graph reads no block "
-                              "arguments; use uop.buffer for inputs");
-
-  // Scopes.
-  for (Operation *u : topo) {
-    llvm::SmallPtrSet<Operation *, 4> s;
-    for (Operation *x : srcs[u])
-      s.insert(scope[x].begin(), scope[x].end());
-    if (isa<RangeOp>(u))
-      s.insert(u);
-    if (isa<EndOp>(u))
-      for (Operation *x : ArrayRef(srcs[u]).drop_front())
-        s.erase(x);
-    scope[u] = std::move(s);
-  }
-  // Enclosing loops of each range: every smaller range it shares a scope with.
-  std::set<Scope> distinct;
-  for (Operation *u : topo)
-    distinct.insert(sorted(scope[u]));
-  for (const Scope &t : distinct)
-    for (size_t j = 0; j < t.size(); ++j)
-      enclosing[t[j]].insert(t.begin(), t.begin() + j);
-  for (Operation *u : topo)
-    target[u] = close(scope[u]);
-  for (Operation *u : topo) {
-    if (!isa<RangeOp>(u))
-      continue;
-    llvm::SmallPtrSet<Operation *, 4> s(scope[u].begin(), scope[u].end());
-    s.erase(u);
-    s.insert(enclosing[u].begin(), enclosing[u].end());
-    target[u] = close(s);
-  }
-
-  // Users (each distinct source once).
-  for (Operation *u : topo) {
-    llvm::SmallPtrSet<Operation *, 4> once;
-    for (Operation *s : srcs[u])
-      if (once.insert(s).second)
-        users[s].push_back(u);
-    waiting[u] = once.size();
-  }
-  // ALLOCs: shared memory at the top, the rest in the deepest scope shared
-  // by all their users.
-  for (Operation *u : topo) {
-    auto alloc = dyn_cast<AllocOp>(u);
-    if (!alloc)
-      continue;
-    if (getAddressSpace(alloc.getType()) == AddressSpace::Shared) {
-      target[u] = {};
-      continue;
-    }
-    if (users[u].empty())
-      continue;
-    const Scope &first = target[users[u].front()];
-    size_t n = 0;
-    while (llvm::all_of(
-        users[u], [&](Operation *x) { return target[x].size() > n && target[x][n] == first[n]; }))
-      ++n;
-    target[u] = Scope(first.begin(), first.begin() + n);
-  }
-
-  pending.insert(topo.begin(), topo.end());
-  for (Operation *u : topo)
-    if (waiting[u] == 0)
-      makeReady(u);
-
-  while (!pending.empty()) {
-    Scope cur(stack.begin(), stack.end());
-    // 1. Anything that belongs exactly here.
-    auto heapIt = heaps.find(cur);
-    if (heapIt != heaps.end() && !heapIt->second.empty()) {
-      Operation *op = heapIt->second.top().second;
-      heapIt->second.pop();
-      emit(op);
-      continue;
-    }
-    // 2. Open a loop that pending nodes need next.
-    DenseMap<Operation *, Operation *> need;
-    for (Operation *u : pending) {
-      const Scope &t = target[u];
-      if (!isa<RangeOp>(u) && t.size() > cur.size() &&
-          std::equal(cur.begin(), cur.end(), t.begin()))
-        need[u] = t[cur.size()];
-    }
-    llvm::SmallPtrSet<Operation *, 4> cands;
-    for (auto &[u, r] : need)
-      if (ready.contains(r) && target[r] == cur)
-        cands.insert(r);
-    if (!cands.empty()) {
-      // If nodes needing loop A read (through an END) the results of sibling
-      // loop B, open B first.
-      DenseMap<Operation *, llvm::SmallPtrSet<Operation *, 2>> ended;
-      llvm::SmallPtrSet<Operation *, 4> blocked;
-      for (Operation *u : topo) {
-        if (!pending.contains(u))
-          continue;
-        llvm::SmallPtrSet<Operation *, 2> e;
-        if (isa<EndOp>(u))
-          for (Operation *x : ArrayRef(srcs[u]).drop_front())
-            if (cands.contains(x))
-              e.insert(x);
-        for (Operation *x : srcs[u])
-          if (pending.contains(x)) {
-            auto it = ended.find(x);
-            if (it != ended.end())
-              e.insert(it->second.begin(), it->second.end());
-          }
-        auto needIt = need.find(u);
-        if (needIt != need.end() &&
-            llvm::any_of(e, [&](Operation *x) { return x != needIt->second; }))
-          blocked.insert(needIt->second);
-        ended[u] = std::move(e);
-      }
-      SmallVector<Operation *> choice;
-      for (Operation *r : cands)
-        if (!blocked.contains(r))
-          choice.push_back(r);
-      if (choice.empty())
-        choice.assign(cands.begin(), cands.end());
-      Operation *r =
-          *llvm::min_element(choice, [&](Operation *a, Operation *b) { return rangeLess(a, b); });
-      emit(r);
-      stack.push_back(r);
-      continue;
-    }
-    // 3. Close the innermost loop(s).
-    Operation *best = nullptr;
-    for (Operation *u : ready) {
-      if (!isa<EndOp>(u))
-        continue;
-      int64_t k = (int64_t)srcs[u].size() - 1;
-      size_t cut = pyIndex((int64_t)cur.size() - k, cur.size());
-      Scope outer(cur.begin(), cur.begin() + cut);
-      llvm::SmallPtrSet<Operation *, 4> closing(cur.begin() + cut, cur.end());
-      llvm::SmallPtrSet<Operation *, 4> ranges;
-      for (Operation *x : ArrayRef(srcs[u]).drop_front())
-        ranges.insert(x);
-      if (target[u] != outer || ranges.size() != closing.size() ||
-          !llvm::all_of(ranges, [&](Operation *x) { return closing.contains(x); }))
-        continue;
-      if (!best || order[u] < order[best])
-        best = u;
-    }
-    if (best) {
-      emit(best);
-      int64_t k = (int64_t)srcs[best].size() - 1;
-      stack.resize(pyIndex((int64_t)stack.size() - k, stack.size()));
-      continue;
-    }
-    // Stuck: report at the first pending op.
-    SmallVector<Operation *> stuck(pending.begin(), pending.end());
-    llvm::sort(stuck, [&](Operation *a, Operation *b) { return order[a] < order[b]; });
-    std::string open, at;
-    llvm::raw_string_ostream os(open), as(at);
-    os << "[";
-    llvm::interleaveComma(cur, os, [&](Operation *r) { os << rangeIdx(r); });
-    os << "]";
-    for (Operation *u : ArrayRef(stuck).take_front(5)) {
-      as << " " << u->getName() << " in [";
-      llvm::interleaveComma(target[u], as, [&](Operation *r) { as << rangeIdx(r); });
-      as << "]";
-    }
-    return stuck.front()->emitOpError("uop-linearize: can't schedule; open loops ")
-           << open << ", stuck at" << at;
-  }
-  if (!stack.empty()) {
-    std::string loops;
-    llvm::raw_string_ostream os(loops);
-    llvm::interleaveComma(stack, os, [&](Operation *r) { os << rangeIdx(r); });
-    return stack.front()->emitOpError("RANGE without END: loops [")
-           << loops << "] are never closed";
-  }
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // Emission (the lowering half of uopc/render_c.py)
@@ -383,7 +71,7 @@ private:
   bool inJam(Operation *op) {
     if (!jam)
       return false;
-    const Scope &t = sched.getTarget(op);
+    ArrayRef<Operation *> t = sched.getLoops(op);
     return llvm::is_contained(t, jam);
   }
   Operation *srcOp(Operation *op, unsigned i) { return op->getOperand(i).getDefiningOp(); }
@@ -788,7 +476,7 @@ void Emitter::findOuterVectorization() {
   // The lanes `range` and the loops inside it.
   auto laneForm = [&](Value v, Operation *range) {
     return ::laneForm(v, range, [&](Operation *r) {
-      return r == range || llvm::is_contained(sched.getTarget(r), range);
+      return r == range || llvm::is_contained(sched.getLoops(r), range);
     });
   };
   // The indices at which the loop `range` loads from and stores to `mem`
@@ -802,7 +490,7 @@ void Emitter::findOuterVectorization() {
     std::optional<int64_t> slot = slotOf(mem);
     llvm::SetVector<Value> reads, writes;
     for (Operation *op : sched.getOrder()) {
-      if (!isa<LoadOp, StoreOp>(op) || !llvm::is_contained(sched.getTarget(op), range))
+      if (!isa<LoadOp, StoreOp>(op) || !llvm::is_contained(sched.getLoops(op), range))
         continue;
       Value ptr = op->getOperand(0);
       Operation *m = rootMemory(ptr.getDefiningOp());
@@ -849,7 +537,7 @@ void Emitter::findOuterVectorization() {
   auto checkSafe = [&](Operation *range) {
     llvm::SmallPtrSet<Operation *, 8> checkedMemory;
     for (Operation *op : sched.getOrder()) {
-      if (!llvm::is_contained(sched.getTarget(op), range))
+      if (!llvm::is_contained(sched.getLoops(op), range))
         continue;
       if (auto r = dyn_cast<RangeOp>(op))
         if (r.getKind() == AxisKind::Thread || !getConstantIntValue(r.getEnd()))
@@ -863,7 +551,7 @@ void Emitter::findOuterVectorization() {
         if (!alloc && !buf)
           return false;
         // Lane-private allocs are checked below; each other memory once.
-        if ((alloc && llvm::is_contained(sched.getTarget(alloc), range)) ||
+        if ((alloc && llvm::is_contained(sched.getLoops(alloc), range)) ||
             !checkedMemory.insert(mem).second)
           continue;
         auto [reads, writes] = accessesIn(mem, range);
@@ -878,16 +566,16 @@ void Emitter::findOuterVectorization() {
     // element: their indices must be the same in every lane.
     llvm::SmallPtrSet<Operation *, 16> variant{range};
     for (Operation *op : sched.getOrder()) {
-      if (!llvm::is_contained(sched.getTarget(op), range))
+      if (!llvm::is_contained(sched.getLoops(op), range))
         continue;
       bool v = llvm::any_of(op->getOperands(),
                             [&](Value x) { return variant.contains(x.getDefiningOp()); });
       if (auto load = dyn_cast<LoadOp>(op))
         if (auto alloc = dyn_cast_or_null<AllocOp>(rootMemory(load.getPtr().getDefiningOp())))
-          v |= llvm::is_contained(sched.getTarget(alloc), range);
+          v |= llvm::is_contained(sched.getLoops(alloc), range);
       if (auto index = dyn_cast<IndexOp>(op)) {
         auto alloc = dyn_cast_or_null<AllocOp>(rootMemory(index.getSrc().getDefiningOp()));
-        if (v && alloc && llvm::is_contained(sched.getTarget(alloc), range))
+        if (v && alloc && llvm::is_contained(sched.getLoops(alloc), range))
           return false;
         v = false; // a pointer; the lanes of its index are the access's
       }
@@ -900,7 +588,7 @@ void Emitter::findOuterVectorization() {
     auto load = dyn_cast<LoadOp>(op);
     if (!load)
       continue;
-    const Scope &t = sched.getTarget(op);
+    ArrayRef<Operation *> t = sched.getLoops(op);
     if (t.size() < 2)
       continue;
     Operation *inner = t.back(), *outer = t[t.size() - 2];
@@ -983,7 +671,7 @@ LogicalResult Emitter::run() {
   else
     findOuterVectorization();
   for (Operation *op : sched.getOrder())
-    for (Operation *r : sched.getTarget(op))
+    for (Operation *r : sched.getLoops(op))
       ++bodySize[r];
 
   // A fresh body; the old one is dropped at the end.
