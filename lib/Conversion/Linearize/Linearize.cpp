@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "LaneLegality.h"
+#include "Lanes.h"
+#include "RuntimeChecks.h"
 #include "Schedule.h"
 
 #include "Uop/Conversion/Passes.h"
@@ -46,7 +48,7 @@ namespace {
 class Emitter {
 public:
   Emitter(func::FuncOp func, Scheduler &sched, DataFlowSolver &solver, bool gpu, bool checks)
-      : func(func), sched(sched), solver(solver), b(func.getContext()), gpu(gpu), checks(checks) {}
+      : func(func), sched(sched), b(func.getContext()), gpu(gpu), checks(b, solver, checks) {}
 
   LogicalResult run();
 
@@ -58,12 +60,8 @@ private:
   VectorType laneType(Type t) { return VectorType::get({jamWidth}, t); }
   /// `v` across the lanes (a lane-invariant scalar is broadcast).
   Value lanesOf(Value v);
-  /// `v` broadcast across the lanes if `like` is a vector, else `v`.
-  Value lanesLike(Value like, Value v) { return isa<VectorType>(like.getType()) ? lanesOf(v) : v; }
   /// The constant vector <0, s, 2s, ...> of i32 or index `t`.
   Value laneSteps(Type t, int64_t s);
-  /// A constant of `attr`'s value shaped like `like` (a splat if a vector).
-  Value constLike(Value like, TypedAttr attr);
   LogicalResult emitLoad(Operation *op);
   LogicalResult emitStore(Operation *op);
   /// Whether `op` sits inside the loop being unrolled and jammed.
@@ -79,33 +77,17 @@ private:
   bool nonNegative(Value v);
   /// Whether `op`'s operand i is a constant > 0.
   bool positiveConst(Operation *op, unsigned i);
-  /// The bounds analysis's signed range of the i32 `v`, if it has one.
-  std::optional<std::pair<int64_t, int64_t>> rangeOf(Value v);
-  /// Emits the record of check `kind` at `loc` failing when `bad` (i1)
-  /// holds, with `value` and `bound` (i32): the first failure writes the
-  /// kernel's check record. Inside vector lanes `bad`, `value` and `bound`
-  /// may be vectors: the check fails when any lane does, and the record
-  /// names the first failing lane's value and bound. Returns the scalar
-  /// "failed" (i1).
-  Value emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound);
-  /// A divisor made safe: checks `y` against 0 (and `x` / `y` against
-  /// INT_MIN / -1) unless proven, and returns 1 where a check fails (in
-  /// each failing lane of a vector divisor).
-  Value checkDivisor(Operation *op, Value x, Value y);
   void findReductions();
   void findAddressMath();
   void assignProcessors();
 
   func::FuncOp func;
   Scheduler &sched;
-  DataFlowSolver &solver;
   OpBuilder b;
   /// The GPU path: GLOBAL/LOCAL ranges stay GPU-mapped parallel loops.
   bool gpu;
   /// Run-time checks of what the bounds analysis does not prove.
-  bool checks;
-  Value checkRecord;                ///< the kernel's last argument (with checks)
-  SmallVector<Attribute> checkList; ///< {kind, loc} by id
+  RuntimeChecks checks;
   Block *entry = nullptr;
   /// GPU mode: the block/thread dimension of each GLOBAL/LOCAL range.
   DenseMap<Operation *, gpu::Processor> processors;
@@ -153,98 +135,8 @@ constexpr int64_t kMaxVectorizedBody = 2048;
 constexpr int64_t kMaxStackAllocBytes = 64 * 1024;
 
 bool Emitter::nonNegative(Value v) {
-  if (auto *state = solver.lookupState<dataflow::IntegerValueRangeLattice>(v)) {
-    const IntegerValueRange &range = state->getValue();
-    if (!range.isUninitialized())
-      return range.getValue().smin().isNonNegative();
-  }
-  return false;
-}
-
-std::optional<std::pair<int64_t, int64_t>> Emitter::rangeOf(Value v) {
-  if (auto *state = solver.lookupState<dataflow::IntegerValueRangeLattice>(v)) {
-    const IntegerValueRange &range = state->getValue();
-    if (!range.isUninitialized())
-      return std::make_pair(range.getValue().smin().getSExtValue(),
-                            range.getValue().smax().getSExtValue());
-  }
-  return std::nullopt;
-}
-
-/// Lane `l` of `v`, or `v` itself if it is a scalar (lane-invariant).
-static Value laneOf(OpBuilder &b, Location loc, Value v, int64_t l) {
-  if (!isa<VectorType>(v.getType()))
-    return v;
-  return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{l});
-}
-
-Value Emitter::emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound) {
-  int64_t id = checkList.size();
-  checkList.push_back(b.getDictionaryAttr(
-      {b.getNamedAttr("kind", b.getStringAttr(kind)), b.getNamedAttr("loc", LocationAttr(loc))}));
-  // Vector lanes fail together: one branch on whether any lane does, so the
-  // lanes that pass cost a compare and a reduction, no control flow per lane.
-  Value lanesBad = isa<VectorType>(bad.getType()) ? bad : Value();
-  if (lanesBad)
-    bad = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, lanesBad);
-  OpBuilder::InsertionGuard guard(b);
-  auto ifBad = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
-  b.setInsertionPoint(ifBad.thenBlock()->getTerminator());
-  Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
-  Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-  Value old = memref::AtomicRMWOp::create(b, loc, arith::AtomicRMWKind::addi, one, checkRecord,
-                                          ValueRange{constIndex(0)});
-  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, old, zero);
-  auto ifFirst = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
-  b.setInsertionPoint(ifFirst.thenBlock()->getTerminator());
-  if (lanesBad) {
-    // The first failing lane's value and bound (the lane the loop's
-    // iterations would have failed at first), picked only on this path.
-    Value v = laneOf(b, loc, value, jamWidth - 1), w = laneOf(b, loc, bound, jamWidth - 1);
-    for (int64_t l = jamWidth - 2; l >= 0; --l) {
-      Value lb = vector::ExtractOp::create(b, loc, lanesBad, ArrayRef<int64_t>{l});
-      if (isa<VectorType>(value.getType()))
-        v = arith::SelectOp::create(b, loc, lb, laneOf(b, loc, value, l), v);
-      if (isa<VectorType>(bound.getType()))
-        w = arith::SelectOp::create(b, loc, lb, laneOf(b, loc, bound, l), w);
-    }
-    value = v, bound = w;
-  }
-  Value idPlusOne = arith::ConstantIntOp::create(b, loc, b.getI32Type(), id + 1);
-  memref::StoreOp::create(b, loc, idPlusOne, checkRecord, ValueRange{constIndex(1)});
-  memref::StoreOp::create(b, loc, value, checkRecord, ValueRange{constIndex(2)});
-  memref::StoreOp::create(b, loc, bound, checkRecord, ValueRange{constIndex(3)});
-  return bad;
-}
-
-Value Emitter::checkDivisor(Operation *op, Value x, Value y) {
-  // A vector divisor (inside the lanes) is checked lane by lane, like the
-  // loop's iterations would be: 0 or INT_MIN / -1 in any lane fails.
-  if (!checks || !getElementTypeOrSelf(y.getType()).isInteger(32))
-    return y;
-  Location loc = op->getLoc();
-  bool mod = isa<FloorModOp>(op);
-  auto rx = rangeOf(op->getOperand(0)), ry = rangeOf(op->getOperand(1));
-  bool mayBeZero = !ry || (ry->first <= 0 && ry->second >= 0);
-  bool mayOverflow =
-      (!rx || rx->first <= INT32_MIN) && (!ry || (ry->first <= -1 && ry->second >= -1));
-  auto i32 = [&](int64_t v) { return constLike(y, b.getI32IntegerAttr(v)); };
-  Value bad;
-  if (mayBeZero) {
-    bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, i32(0));
-    emitCheck(loc, mod ? "mod-zero" : "div-zero", bad, x, y);
-  }
-  if (mayOverflow) {
-    Value isMin = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, i32(INT32_MIN));
-    Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, i32(-1));
-    Value overflow = arith::AndIOp::create(b, loc, isMin, isMinusOne);
-    emitCheck(loc, mod ? "mod-overflow" : "div-overflow", overflow, x, y);
-    bad = bad ? arith::OrIOp::create(b, loc, bad, overflow).getResult() : overflow;
-  }
-  if (!bad)
-    return y;
-  // Divisor 1 in every failing lane: the division itself cannot trap.
-  return arith::SelectOp::create(b, loc, bad, i32(1), y);
+  auto r = checks.rangeOf(v);
+  return r && r->first >= 0;
 }
 
 bool Emitter::positiveConst(Operation *op, unsigned i) {
@@ -374,9 +266,7 @@ LogicalResult Emitter::run() {
   region.getBlocks().insert(region.begin(), entry);
   for (Type t : argTypes)
     entry->addArgument(t, func.getLoc());
-  Type recordType = MemRefType::get({::uop::rt::kCheckRecordSize}, b.getI32Type());
-  if (checks)
-    checkRecord = entry->addArgument(recordType, func.getLoc());
+  checks.addRecord(entry, func.getLoc());
   b.setInsertionPointToStart(entry);
   auto ret = func::ReturnOp::create(b, func.getLoc());
   b.setInsertionPoint(ret);
@@ -398,17 +288,9 @@ LogicalResult Emitter::run() {
   oldEntry->dropAllDefinedValueUses();
   oldEntry->dropAllReferences();
   oldEntry->erase();
-  // The check record is an argument only of a kernel that checks something.
-  if (checkRecord && checkList.empty())
-    entry->eraseArgument(cast<BlockArgument>(checkRecord).getArgNumber());
-  else if (checkRecord)
-    argTypes.push_back(recordType);
+  checks.finish(func, entry, argTypes);
   func.setType(FunctionType::get(ctx, argTypes, {}));
   func->setAttr(kSlotsAttrName, b.getDenseI64ArrayAttr(slotList));
-  if (!checkList.empty())
-    func->setAttr(kChecksAttrName, b.getArrayAttr(checkList));
-  else
-    func->removeAttr(kChecksAttrName);
   func->setAttr(kKernelAttrName, UnitAttr::get(ctx));
   return success();
 }
@@ -497,42 +379,14 @@ LogicalResult Emitter::emitOp(Operation *op) {
       return op->emitOpError("uop-linearize: only flat (1-D) memory is supported");
     Value i = val(op, 1);
     auto aff = affine.find(srcOp(op, 1));
-    bool isLanes = isa<VectorType>(i.getType());
     // Lane 0's index of an access affine in the lanes (strided loads/stores).
     Value base = aff != affine.end() ? aff->second.first : Value();
     int64_t stride = aff != affine.end() ? aff->second.second : 0;
-    if (checks) {
-      // In bounds of the memory as declared, unless the bounds analysis
-      // proves it (the affine indices of rangeify always are). The analysis
-      // ranges over the uop graph, whose values hold every iteration of
-      // the lanes' loop: a proven index is proven in every lane.
-      Operation *root = rootMemory(op);
-      int64_t n = root ? getNumElements(root->getResult(0).getType()) : 0;
-      auto r = rangeOf(index.getIndices()[0]);
-      if (!root || !r || r->first < 0 || r->second >= n) {
-        // A vector of lane indices: every lane in [0, n).
-        Value bound = arith::ConstantIntOp::create(b, loc, b.getI32Type(), n);
-        Value bad =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, i, lanesLike(i, bound));
-        Value anyBad = emitCheck(loc, "index", bad, i, bound);
-        Value zero = constLike(i, b.getI32IntegerAttr(0));
-        if (base && stride >= 0 && (jamWidth - 1) * stride < n) {
-          // Lanes from 0 are all in bounds: the access stays one vector
-          // access, from 0 when a lane fails.
-          Value zero0 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-          base = arith::SelectOp::create(b, loc, anyBad, zero0, base);
-        } else {
-          // Each failing lane reads (writes) element 0 instead, lane by lane.
-          i = arith::SelectOp::create(b, loc, bad, zero, i);
-          base = Value();
-          isLanes = isa<VectorType>(i.getType());
-        }
-      }
-    }
+    checks.checkIndex(index, i, base, stride, jamWidth);
     if (base) {
       p.idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), base);
       p.stride = stride;
-    } else if (isLanes) {
+    } else if (isa<VectorType>(i.getType())) {
       p.lanes = arith::IndexCastOp::create(b, loc, laneType(b.getIndexType()), i);
     } else {
       p.idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), i);
@@ -731,7 +585,7 @@ LogicalResult Emitter::emitAlu(Operation *op) {
     // non-negative (render_c's rule: vmin(a) >= 0 and b a positive constant).
     bool plain = nonNegative(op->getOperand(0)) && positiveConst(op, 1);
     if (!isFloat && !plain)
-      y = checkDivisor(op, x, y);
+      y = checks.checkDivisor(op, x, y);
     if (isa<FloorDivOp>(op)) {
       r = plain ? arith::DivSIOp::create(b, loc, x, y).getResult()
                 : arith::FloorDivSIOp::create(b, loc, x, y).getResult();
@@ -740,7 +594,7 @@ LogicalResult Emitter::emitAlu(Operation *op) {
     } else {
       // floormod_i32: r = a % b; (r != 0 && (r < 0) != (b < 0)) ? r + b : r
       Value rem = arith::RemSIOp::create(b, loc, x, y);
-      Value zero = constLike(x, b.getIntegerAttr(in, 0));
+      Value zero = constLike(b, x, b.getIntegerAttr(in, 0));
       Value nz = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, rem, zero);
       Value rneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, rem, zero);
       Value bneg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero);
@@ -759,10 +613,10 @@ LogicalResult Emitter::emitAlu(Operation *op) {
     } else if (to.isInteger(1)) {
       // (_Bool)x is x != 0 (a NaN is true).
       if (isFloatDType(from)) {
-        Value zero = constLike(x, b.getFloatAttr(from, 0.0));
+        Value zero = constLike(b, x, b.getFloatAttr(from, 0.0));
         r = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, x, zero);
       } else {
-        Value zero = constLike(x, b.getIntegerAttr(from, 0));
+        Value zero = constLike(b, x, b.getIntegerAttr(from, 0));
         r = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, x, zero);
       }
     } else if (isFloatDType(to)) {
@@ -781,7 +635,7 @@ LogicalResult Emitter::emitAlu(Operation *op) {
         r = arith::ExtUIOp::create(b, loc, shaped(to), x); // bool -> 0/1
     }
   } else if (isa<RecipOp>(op)) {
-    Value one = constLike(x, b.getFloatAttr(in, 1.0));
+    Value one = constLike(b, x, b.getFloatAttr(in, 1.0));
     r = arith::DivFOp::create(b, loc, one, x);
   } else if (isa<Exp2Op>(op)) {
     r = math::Exp2Op::create(b, loc, x);
@@ -826,11 +680,7 @@ LogicalResult Emitter::emitAlu(Operation *op) {
   return success();
 }
 
-Value Emitter::lanesOf(Value v) {
-  if (isa<VectorType>(v.getType()))
-    return v;
-  return vector::BroadcastOp::create(b, v.getLoc(), laneType(v.getType()), v);
-}
+Value Emitter::lanesOf(Value v) { return mlir::uop::lanesOf(b, v, jamWidth); }
 
 Value Emitter::laneSteps(Type t, int64_t s) {
   SmallVector<int32_t> steps;
@@ -838,13 +688,6 @@ Value Emitter::laneSteps(Type t, int64_t s) {
     steps.push_back(static_cast<int32_t>(l * s));
   return arith::ConstantOp::create(b, b.getUnknownLoc(),
                                    DenseElementsAttr::get(laneType(t), ArrayRef(steps)));
-}
-
-Value Emitter::constLike(Value like, TypedAttr attr) {
-  if (auto vt = dyn_cast<VectorType>(like.getType()))
-    return arith::ConstantOp::create(b, b.getUnknownLoc(),
-                                     DenseElementsAttr::get(laneType(attr.getType()), attr));
-  return arith::ConstantOp::create(b, b.getUnknownLoc(), attr);
 }
 
 /// Lane l's index of a lane-variant access.
