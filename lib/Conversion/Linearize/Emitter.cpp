@@ -4,7 +4,10 @@
 // slot, then the check record), the decisions taken on the whole schedule
 // before emitting (flags, GPU dimensions, vector lanes), and the walk over
 // the schedule, each op emitted by the handler registered for it (memory,
-// loops, structure) or else by the elementwise lowerings.
+// loops, structure) or else by the elementwise lowerings. The walk is the
+// emitter's own, not the dialect conversion driver's: ops are emitted in the
+// schedule's order into the loops it opens, not rewritten where they stand
+// (ElementwiseLowering.cpp says more).
 //
 //===----------------------------------------------------------------------===//
 
