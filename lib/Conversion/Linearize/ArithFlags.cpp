@@ -2,7 +2,7 @@
 
 #include "ArithFlags.h"
 
-#include "LaneLegality.h"
+#include "Uop/Codegen/LaneLegality.h"
 
 #include "Uop/IR/UopOps.h"
 

@@ -13,7 +13,7 @@
 
 #include "Emitter.h"
 
-#include "LaneLegality.h"
+#include "Uop/Codegen/LaneLegality.h"
 #include "Lanes.h"
 
 #include "Uop/Conversion/Passes.h"

@@ -4,7 +4,8 @@
 // half of its `render_c`. The kernel DAG is scheduled into a list whose
 // RANGE/END nodes open and close loops (Schedule.h), and that list is
 // emitted as scf/memref/arith/math (Emitter.h), with the vector lanes
-// LaneLegality.h allows and the run-time checks of RuntimeChecks.h.
+// Uop/Codegen/LaneLegality.h allows and the run-time checks of
+// RuntimeChecks.h.
 //
 //===----------------------------------------------------------------------===//
 

@@ -10,7 +10,7 @@
 
 #include "RuntimeChecks.h"
 
-#include "LaneLegality.h"
+#include "Uop/Codegen/LaneLegality.h"
 #include "Lanes.h"
 
 #include "Uop/Conversion/Passes.h"

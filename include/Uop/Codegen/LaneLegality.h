@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef UOP_LIB_CONVERSION_LINEARIZE_LANELEGALITY_H
-#define UOP_LIB_CONVERSION_LINEARIZE_LANELEGALITY_H
+#ifndef UOP_CODEGEN_LANELEGALITY_H
+#define UOP_CODEGEN_LANELEGALITY_H
 
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
@@ -37,4 +37,4 @@ Operation *rootMemory(Operation *op);
 
 } // namespace mlir::uop
 
-#endif // UOP_LIB_CONVERSION_LINEARIZE_LANELEGALITY_H
+#endif // UOP_CODEGEN_LANELEGALITY_H

@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LaneLegality.h"
+#include "Uop/Codegen/LaneLegality.h"
 
 #include "Uop/IR/UopOps.h"
 
