@@ -25,18 +25,19 @@
 
 #include "Uop/Frontend/Jit.h"
 #include "Uop/Frontend/NN.h"
+#include "Uop/IR/UopTarget.h"
 
 #include "Uop/Runtime/Executable.h"
 #include "Uop/Runtime/Npy.h"
 #include "Uop/Runtime/Plan.h"
 
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 #include <chrono>
@@ -298,8 +299,10 @@ int main(int argc, char **argv) {
                << " (the warm-up compiles: " << llvm::format("%.0f", eagerRun->warmMs)
                << " ms eager, " << llvm::format("%.0f", jitRun->warmMs)
                << " ms with the TinyJit)\n";
-  llvm::outs() << "host: " << cpuModelName() << " (" << llvm::sys::getHostCPUName() << "), "
-               << cpusAvailable() << " CPUs\n\n";
+  mlir::MLIRContext targetContext;
+  llvm::outs() << "host: " << cpuModelName() << ", " << cpusAvailable() << " CPUs; uop target: "
+               << mlir::uop::describeTarget(mlir::uop::detectHostTarget(&targetContext))
+               << "\n\n";
   auto ratio = [&](double v) {
     return noNumpy ? std::string("-") : llvm::formatv("{0:F2}", v / npMs).str();
   };

@@ -17,8 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Uop/IR/UopTarget.h"
+
+#include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <chrono>
 #include <cstdio>
@@ -115,7 +117,8 @@ int main(int argc, char **argv) {
     gA[i] = 0.001f * (i % 13);
   for (int i = 0; i < kK * 32; ++i)
     gB[i] = 0.001f * (i % 7);
-  std::string cpu = llvm::sys::getHostCPUName().str();
+  mlir::MLIRContext context;
+  std::string cpu = mlir::uop::describeTarget(mlir::uop::detectHostTarget(&context));
   double p = peak(iters);
   std::printf("host: %s, one core; operands in L1 (K = %d); FMA peak (12 chains, no loads) "
               "%.1f GFLOP/s\n\n",

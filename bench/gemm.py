@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-from hostinfo import host_cpu
+from hostinfo import host_cpu, uop_target
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = "/usr/bin/python3"
@@ -145,6 +145,7 @@ def main():
     import numpy as np
     opts = ["none", "hand"] + (["search"] if uop_accepts(args.uop_run, "search") else [])
     print(f"host: {host_cpu()}; {args.threads} threads (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS)")
+    print(f"uop target: {uop_target(args.uop_run)}")
     cols = " | ".join(f"uop {o} GFLOP/s" for o in opts)
     ratios = " | ".join(f"{o} / OpenBLAS" for o in opts if o != "none")
     print(f"| N | {cols} | numpy+OpenBLAS GFLOP/s | {ratios} | max rel. error |")

@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from hostinfo import host_cpu
+from hostinfo import host_cpu, uop_target
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -171,6 +171,7 @@ def main():
         print(f"host: {host_cpu()}; {args.threads} threads; {r} x {c} f32 "
               f"({x.nbytes / 1e6:.0f} MB); uop-run {' '.join(flags)}; medians of {args.reps}"
               + (f", then of {args.repeat} rounds (range in brackets)" if args.repeat > 1 else ""))
+        print(f"uop target: {uop_target(args.uop_run)}")
         print("| program | kernels | ms | GB/s (read + write) | x copy | max abs error |")
         print("|---|---|---|---|---|---|")
         print(f"| copy (numpy copyto) | | {cell('numpy')} | {mb / med['numpy']:.1f} | "

@@ -14,9 +14,8 @@
 # their results are checked: "values" says whether both simplified graphs
 # have the same values at the points of bench/symbolic_seed.py, "seed after"
 # is the seed's op count after simplification (its nodes, counted as uop
-# counts a function), to compare with uop's "ops after". (They are equal for
-# the index shape; on large random DAGs uop's graph may keep a few more ops,
-# see README.)
+# counts a function), to compare with uop's "ops after" (equal since the
+# driver shares equal ops as it goes; bench/results/zen3-2026-11-29.md).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 shape=index

@@ -70,7 +70,7 @@ print(f"softmax.uir {s.shape} vs numpy: max abs error {err:.2e}", "(OK)" if err 
 sys.exit(0 if err < 1e-5 else 1)
 PY
 
-# The examples (examples/, README "Examples"): a short Fashion-MNIST training
+# The examples (examples/README.md): a short Fashion-MNIST training
 # and attention three ways beside numpy. The dataset comes from Debian's
 # dataset-fashion-mnist, which setup.sh installs.
 OUT="$BUILD/examples-out"
