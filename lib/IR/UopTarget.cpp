@@ -76,6 +76,7 @@ static std::string featureString(SmallVector<std::pair<StringRef, bool>> feature
 static TargetAttr cpuTarget(MLIRContext *ctx, StringRef triple, StringRef cpu,
                             SmallVector<std::pair<StringRef, bool>> features, int64_t l1,
                             int64_t l2, int64_t l3, int64_t threads) {
+  ctx->getOrLoadDialect<UopDialect>(); // (a driver's context may not have it yet)
   SmallVector<StringRef> on;
   for (auto [f, enabled] : features)
     if (enabled)
@@ -101,6 +102,7 @@ TargetAttr mlir::uop::getDefaultTarget(MLIRContext *ctx, TargetKind kind) {
     std::string error;
     return *getCudaTarget(ctx, "sm_90", error);
   }
+  ctx->getOrLoadDialect<UopDialect>();
   return TargetAttr::get(ctx, TargetKind::CPU, kX86Triple, "x86-64",
                          featureString(x86Features("x86-64")),
                          /*vectorBits=*/0, /*vectorRegisters=*/16, /*cacheLine=*/64, 0, 0, 0, 0, "",
@@ -144,6 +146,7 @@ FailureOr<TargetAttr> mlir::uop::getCudaTarget(MLIRContext *ctx, StringRef chip,
     error = "unknown CUDA chip '" + chip.str() + "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)";
     return failure();
   }
+  ctx->getOrLoadDialect<UopDialect>();
   Builder b(ctx);
   // mma.sync shapes of every sm_80+ chip (PTX ISA, "Matrix shape").
   SmallVector<MmaAttr> mma = {
