@@ -49,18 +49,28 @@ static void printAxisMap(AsmPrinter &printer, ArrayRef<int64_t> pairs) {
   printer << "}";
 }
 
+/// The next `key` of a struct-like attribute (`key = value, ...`), refused
+/// when `seen` has it already ("duplicate <what> field 'key'").
+static ParseResult parseFieldKey(AsmParser &parser, llvm::SmallSet<StringRef, 16> &seen,
+                                 StringRef what, StringRef &key) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&key))
+    return failure();
+  if (!seen.insert(key).second)
+    return parser.emitError(loc, "duplicate ") << what << " field '" << key << "'";
+  return success();
+}
+
 Attribute OptsAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> upcast, tile, local;
   int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0, prefetchNext = 0;
   bool gpu = false, stash = false;
-  llvm::SmallSet<StringRef, 8> seen;
+  llvm::SmallSet<StringRef, 16> seen;
   auto parseEntry = [&]() -> ParseResult {
     SMLoc loc = parser.getCurrentLocation();
     StringRef key;
-    if (parser.parseKeyword(&key))
+    if (parseFieldKey(parser, seen, "opts", key))
       return failure();
-    if (!seen.insert(key).second)
-      return parser.emitError(loc, "duplicate opts field '") << key << "'";
     if (key == "gpu" || key == "stash") {
       bool &flag = key == "gpu" ? gpu : stash;
       if (succeeded(parser.parseOptionalEqual())) {
@@ -259,11 +269,7 @@ Attribute TargetAttr::parse(AsmParser &parser, Type) {
   auto parseEntry = [&]() -> ParseResult {
     SMLoc loc = parser.getCurrentLocation();
     StringRef key;
-    if (parser.parseKeyword(&key))
-      return failure();
-    if (!seen.insert(key).second)
-      return parser.emitError(loc, "duplicate target field '") << key << "'";
-    if (parser.parseEqual())
+    if (parseFieldKey(parser, seen, "target", key) || parser.parseEqual())
       return failure();
     for (auto &[name, field] : strings)
       if (key == name)
