@@ -4,6 +4,8 @@
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopTarget.h"
 
+#include "mlir/IR/BuiltinOps.h"
+
 using namespace mlir;
 using namespace mlir::uop;
 
@@ -30,10 +32,15 @@ Operation *UopDialect::materializeConstant(OpBuilder &builder, Attribute value, 
 }
 
 /// The dialect's discardable attributes that have a fixed kind: `uop.target`
-/// is a #uop.target.
+/// is a #uop.target, on a module.
 LogicalResult UopDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
-  if (attr.getName() == kTargetAttrName && !isa<TargetAttr>(attr.getValue()))
+  if (attr.getName() != kTargetAttrName)
+    return success();
+  if (!isa<TargetAttr>(attr.getValue()))
     return op->emitError("'") << kTargetAttrName << "' must be a #uop.target<...>, got "
                               << attr.getValue();
+  if (!isa<ModuleOp>(op))
+    return op->emitError("'") << kTargetAttrName
+                              << "' belongs on a builtin.module (the machine it is compiled for)";
   return success();
 }

@@ -69,3 +69,17 @@ module attributes {uop.target = #uop.target<cuda, chip = "sm_90", mma = [1 : i64
 
 // expected-error @+1 {{'uop.target' must be a #uop.target<...>, got "znver5"}}
 module attributes {uop.target = "znver5"} {}
+
+// -----
+
+// expected-error @+1 {{a cpu target has no 'mma'}}
+module attributes {uop.target = #uop.target<cpu, triple = "x86_64-unknown-linux-gnu", cpu = "znver5", mma = [#uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>]>} {}
+
+// -----
+
+module {
+  // expected-error @+1 {{'uop.target' belongs on a builtin.module (the machine it is compiled for)}}
+  func.func @f() attributes {uop.target = #uop.target<cpu, triple = "x86_64-unknown-linux-gnu", cpu = "znver5">} {
+    return
+  }
+}

@@ -31,3 +31,7 @@
 // BADKIND: error: uop-attach-target: unknown kind 'tpu' (expected cpu or cuda)
 // BADATTR: error: uop-attach-target: '#uop.target<cpu>' is not a #uop.target<...>: a cpu target needs a triple and a cpu
 module {}
+// RUN: not uop-opt %s --uop-attach-target="target=znver5 kind=cuda" 2>&1 | FileCheck %s --check-prefix=WRONGKIND
+// RUN: not uop-opt %s --uop-cuda-pipeline=target=znver5 2>&1 | FileCheck %s --check-prefix=WRONGKIND
+// WRONGKIND: error: uop-attach-target: 'znver5' is a cpu target, but a cuda target is needed here
+// RUN: uop-opt %s --uop-attach-target=target=sm_90 --uop-attach-target | FileCheck %s --check-prefix=CUDA

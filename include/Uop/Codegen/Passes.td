@@ -122,11 +122,12 @@ def UopPrefetchPass : Pass<"uop-prefetch", "::mlir::func::FuncOp"> {
   let summary = "Prefetch the strided global loads of a kernel's innermost loops (`#uop.opts<prefetch = d>`)";
   let description = [{
     Applies the `prefetch` field of a linearized kernel's `#uop.opts` (the
-    strategy's choice: `uop-hand-opt target=cuda`, a search, a user's opts;
+    strategy's choice: uop-hand-opt's for a cuda target, a search, a user's opts;
     a kernel without it is left alone). In each innermost `scf.for` of the
     kernel, the loads of a kernel buffer (a function argument) directly in
     the loop body whose index is linear in the induction variable with a
-    stride of at least a cache line (128 bytes) a step get a
+    stride of at least a cache line (the module's #uop.target's
+    `cache_line`: 128 bytes on a GPU, 64 on a CPU; 64 without one) a step get a
     `memref.prefetch` of the element `d` iterations ahead, clamped to the
     last iteration (so the address is one the loop itself reads). Loads of
     one buffer whose indices differ only by a constant share a prefetch per

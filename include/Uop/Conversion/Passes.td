@@ -259,10 +259,13 @@ def UopToGPUPass : Pass<"uop-to-gpu", "::mlir::ModuleOp"> {
       thread the GPU can hold at once (an H200: 132 x 2048), so much local
       memory costs GiBs whatever the launch; a scratch buffer is sized by the
       launch. More than 4 GiB of scratch memory falls back to local memory
-      where the allocas fit CUDA's 512 KiB a thread, else it is an error at
+      where the allocas fit the target's `local_memory` a thread (512 KiB
+      on every chip uop knows), else it is an error at
       the largest alloca with the byte counts; an alloca that cannot be a
       slice (not a flat buffer of a runtime dtype, only loaded and stored by
-      one index) stays local memory, also within 512 KiB.
+      one index) stays local memory, also within `local_memory`. The launch
+      limits (`max_grid`, `max_block`, `max_threads`) are the module's cuda
+      #uop.target's too (sm_90's without one).
 
     Each `func.call` of a kernel (the host of `uop-lower-host`) becomes a
     `gpu.launch_func` with constant grid and block operands and the call's

@@ -33,7 +33,9 @@ def UopSearchPass : Pass<"uop-search", "::mlir::ModuleOp"> {
 
     The winner is cached on disk (the uop cache directory, `KEY.search`,
     checksummed as the compiled libraries are) under the kernel's text, the
-    host CPU's name and features and the codegen flags, so a second search
+    module's CPU #uop.target (the machine the candidates ran on: a module
+    without one is an error; run uop-attach-target first) and the codegen
+    flags, so a second search
     of the same kernel compiles nothing. One line per kernel goes to stderr:
     `uop-search: NAME: N candidates (R rejected) in S s, winner OPTS T ms (no
     opts T0 ms), final of F by the median of K runs each` or `uop-search:

@@ -143,8 +143,8 @@ def UopLayoutPass : Pass<"uop-layout", "::mlir::ModuleOp"> {
     points; `uop-cpu-pipeline` asks for that with `opt=hand` and
     `opt=search` (the seed's `HandOpt` and `SearchOpt`).
 
-    With `panel = W` (uop-cpu-pipeline passes the host's register-tile
-    lanes, 16 on AVX2), the operand of a matmul-shaped reduce (one reduce
+    With `panel = W` (uop-kernelize passes the register-tile lanes of the
+    module's CPU #uop.target, 16 on AVX2), the operand of a matmul-shaped reduce (one reduce
     axis, last) that is broadcast along the rows and spans the columns (B of
     `A @ B`, a multiple of W columns) is staged as panels instead: the
     columns are split into blocks of W, and each block is stored as one
@@ -187,8 +187,9 @@ def UopAttachTargetPass : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
     pass and target-dependent lowering reads. `target` names it: a CPU LLVM
     knows (`znver5`, `skylake-avx512`, `x86-64-v3`), a CUDA chip (`sm_90`),
     `host`, or a printed `#uop.target<...>`. Without `target`, a module
-    that already has a target of `kind` keeps it, and one without gets the
-    host's CPU (kind cpu) or sm_90 (kind cuda): the pipelines run this first,
+    that already has a target (of `kind`, if given) keeps it, and one
+    without gets the host's CPU (kind cpu, the default) or sm_90 (kind
+    cuda); a named target of another kind than `kind` is an error: the pipelines run this first,
     so a lit test pins its target with `target=` or in the module and passes
     on any machine.
 
@@ -202,8 +203,9 @@ def UopAttachTargetPass : Pass<"uop-attach-target", "::mlir::ModuleOp"> {
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "The target: host, a CPU name, a CUDA chip (sm_*) or #uop.target<...> "
            "(default: the module's own, else the host's CPU or sm_90 by kind)">,
-    Option<"kind", "kind", "std::string", /*default=*/"\"cpu\"",
-           "The kind of target the module needs when `target` is not given: cpu or cuda">];
+    Option<"kind", "kind", "std::string", /*default=*/"\"\"",
+           "The kind of target the module needs: cpu or cuda (a named target of the other "
+           "kind is an error); default: the named target's, else cpu">];
   let dependentDialects = ["::mlir::uop::UopDialect"];
 }
 
