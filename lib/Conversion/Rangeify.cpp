@@ -190,7 +190,10 @@ private:
   Index wantIdx;
 
   Part axisParts(int64_t size, int64_t factor, AxisKind kind, bool ragged = false);
-  FailureOr<Part> gpuAxis(int64_t size, int64_t local, int64_t factor);
+  FailureOr<Part> gpuAxis(int64_t size, int64_t local, int64_t factor, Value block = {});
+  /// The parts of the output axes on the GPU: a GLOBAL range per axis, or
+  /// one per `merge` group, and LOCAL ranges.
+  LogicalResult gpuParts(ArrayRef<int64_t> shape, SmallVectorImpl<Part> &plist);
   /// Every index tuple with the unrolled part of each axis fixed (the seed's _combos).
   SmallVector<Index> combos(ArrayRef<Part> parts);
   /// The seed's memo: (node, index) -> scalar value, keyed by the node and
@@ -607,17 +610,67 @@ Rangeifier::Part Rangeifier::axisParts(int64_t size, int64_t factor, AxisKind ki
   return {size > 1 ? rng(size, kind) : c32(0), 1};
 }
 
-FailureOr<Rangeifier::Part> Rangeifier::gpuAxis(int64_t size, int64_t local, int64_t factor) {
+FailureOr<Rangeifier::Part> Rangeifier::gpuAxis(int64_t size, int64_t local, int64_t factor,
+                                                Value block) {
   // size = blocks * local * factor: index = (gidx * local + lidx) * factor + c.
   if (size % (local * factor) != 0)
     return func.emitOpError("uop-rangeify: axis of size ")
            << size << " is not divisible by local " << local << " * upcast " << factor;
   int64_t blocks = size / (local * factor);
-  Value g = blocks > 1 ? rng(blocks, AxisKind::Global) : c32(0);
+  // (`block`: the axis's block index out of a merged GLOBAL range.)
+  Value g = block ? block : blocks > 1 ? rng(blocks, AxisKind::Global) : c32(0);
   if (local == 1)
     return Part{g, factor};
   Value l = rng(local, AxisKind::Local);
   return Part{AddOp::create(b, loc, MulOp::create(b, loc, g, c32(local)), l), factor};
+}
+
+LogicalResult Rangeifier::gpuParts(ArrayRef<int64_t> shape, SmallVectorImpl<Part> &plist) {
+  int64_t rank = shape.size();
+  auto localOf = [&](int64_t k) { return lookupAxis(opts.getLocal(), k, 1); };
+  auto factorOf = [&](int64_t k) { return lookupAxis(opts.getUpcast(), k, 1); };
+  for (int64_t k = 0; k < rank;) {
+    int64_t count = std::min<int64_t>(lookupAxis(opts.getMerge(), k, 1), rank - k);
+    if (count <= 1) {
+      auto p = gpuAxis(shape[k], localOf(k), factorOf(k));
+      if (failed(p))
+        return failure();
+      plist[k++] = *p;
+      continue;
+    }
+    // One GLOBAL range over the group's blocks, the last axis fastest (as
+    // the output is laid out); each axis's block index is
+    // (G floordiv the blocks of the axes after it) floormod its blocks.
+    SmallVector<int64_t> blocks;
+    int64_t total = 1;
+    for (int64_t j = k; j < k + count; ++j) {
+      int64_t per = localOf(j) * factorOf(j);
+      if (shape[j] % per != 0)
+        return func.emitOpError("uop-rangeify: axis of size ")
+               << shape[j] << " is not divisible by local " << localOf(j) << " * upcast "
+               << factorOf(j);
+      blocks.push_back(shape[j] / per);
+      total *= blocks.back();
+    }
+    Value group = total > 1 ? rng(total, AxisKind::Global) : c32(0);
+    int64_t after = total;
+    for (int64_t j = k; j < k + count; ++j) {
+      int64_t n = blocks[j - k];
+      after /= n;
+      Value g = c32(0);
+      if (n > 1) {
+        g = after > 1 ? indexOp<FloorDivOp>(group, c32(after)) : group;
+        if (after * n < total)
+          g = indexOp<FloorModOp>(g, c32(n));
+      }
+      auto p = gpuAxis(shape[j], localOf(j), factorOf(j), g);
+      if (failed(p))
+        return failure();
+      plist[j] = *p;
+    }
+    k += count;
+  }
+  return success();
 }
 
 SmallVector<Index> Rangeifier::combos(ArrayRef<Part> parts) {
@@ -673,14 +726,10 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
       reduceTile = {red, rng(src.back() / size, AxisKind::Loop), size, out, {}};
   }
   if (opts.getGpu()) {
-    // Each output axis gets a GLOBAL range and optionally a LOCAL one.
-    for (int64_t k = 0; k < rank; ++k) {
-      auto p =
-          gpuAxis(shape[k], lookupAxis(opts.getLocal(), k, 1), lookupAxis(opts.getUpcast(), k, 1));
-      if (failed(p))
-        return failure();
-      plist[k] = *p;
-    }
+    // Each output axis (or merged group of axes) gets a GLOBAL range, and
+    // optionally a LOCAL one.
+    if (failed(gpuParts(shape, plist)))
+      return failure();
   } else {
     // The THREAD axis gets the lowest range index: it is the outermost loop.
     int64_t thread = opts.hasThread() && opts.getThread() < rank ? opts.getThread() : -1;

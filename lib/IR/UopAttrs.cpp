@@ -62,7 +62,7 @@ static ParseResult parseFieldKey(AsmParser &parser, llvm::SmallSet<StringRef, 16
 }
 
 Attribute OptsAttr::parse(AsmParser &parser, Type) {
-  SmallVector<int64_t> upcast, tile, local;
+  SmallVector<int64_t> upcast, tile, local, merge;
   int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0, prefetchNext = 0;
   bool gpu = false, stash = false;
   llvm::SmallSet<StringRef, 16> seen;
@@ -93,6 +93,8 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return parseAxisMap(parser, tile);
     if (key == "local")
       return parseAxisMap(parser, local);
+    if (key == "merge")
+      return parseAxisMap(parser, merge);
     if (key == "thread")
       return parser.parseInteger(thread);
     if (key == "unroll")
@@ -105,8 +107,8 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(prefetchNext);
     return parser.emitError(loc, "unknown opts field '")
            << key
-           << "' (expected upcast, thread, unroll, tile, gpu, local, vector, prefetch, stash or "
-              "prefetch_next)";
+           << "' (expected upcast, thread, unroll, tile, gpu, local, merge, vector, prefetch, "
+              "stash or prefetch_next)";
   };
   if (parser.parseLess())
     return {};
@@ -115,7 +117,7 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return {};
   }
   return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll, tile, gpu, local,
-                                     vector, prefetch, stash, prefetchNext);
+                                     vector, prefetch, stash, prefetchNext, merge);
 }
 
 void OptsAttr::print(AsmPrinter &printer) const {
@@ -139,6 +141,10 @@ void OptsAttr::print(AsmPrinter &printer) const {
     printer << StringRef(sep) << "local = ";
     printAxisMap(printer, getLocal());
   }
+  if (!getMerge().empty()) {
+    printer << StringRef(sep) << "merge = ";
+    printAxisMap(printer, getMerge());
+  }
   if (getVector() != 1)
     printer << StringRef(sep) << "vector = " << getVector();
   if (getPrefetch() != 0)
@@ -153,7 +159,8 @@ void OptsAttr::print(AsmPrinter &printer) const {
 LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> upcast, int64_t thread, int64_t unroll,
                                ArrayRef<int64_t> tile, bool gpu, ArrayRef<int64_t> local,
-                               int64_t vector, int64_t prefetch, bool, int64_t prefetchNext) {
+                               int64_t vector, int64_t prefetch, bool, int64_t prefetchNext,
+                               ArrayRef<int64_t> merge) {
   auto checkMap = [&](StringRef name, ArrayRef<int64_t> pairs) -> LogicalResult {
     if (pairs.size() % 2)
       return emitError() << "opts " << name << " must hold axis/value pairs";
@@ -170,8 +177,20 @@ LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return success();
   };
   if (failed(checkMap("upcast", upcast)) || failed(checkMap("tile", tile)) ||
-      failed(checkMap("local", local)))
+      failed(checkMap("local", local)) || failed(checkMap("merge", merge)))
     return failure();
+  // Merged groups: on the GPU, two or more axes each, not overlapping.
+  if (!merge.empty() && !gpu)
+    return emitError() << "opts merge needs gpu (it merges grid dimensions)";
+  for (size_t i = 0; i < merge.size(); i += 2) {
+    if (merge[i + 1] < 2)
+      return emitError() << "opts merge of axis " << merge[i] << " must group >= 2 axes, got "
+                         << merge[i + 1];
+    for (size_t j = 0; j < merge.size(); j += 2)
+      if (j != i && merge[j] > merge[i] && merge[j] < merge[i] + merge[i + 1])
+        return emitError() << "opts merge groups of axes " << merge[i] << " and " << merge[j]
+                           << " overlap";
+  }
   if (thread < -1)
     return emitError() << "opts thread axis " << thread << " is negative";
   if (unroll < 1)
@@ -206,7 +225,7 @@ static std::map<int64_t, int64_t> axisMapOf(ArrayRef<int64_t> pairs) {
 
 OptsAttr OptsBuilder::get(MLIRContext *ctx) const {
   return OptsAttr::get(ctx, flatAxisMap(upcast), thread, unroll, flatAxisMap(tile), gpu,
-                       flatAxisMap(local), vector, prefetch, stash, prefetchNext);
+                       flatAxisMap(local), vector, prefetch, stash, prefetchNext, flatAxisMap(merge));
 }
 
 OptsBuilder OptsBuilder::from(OptsAttr attr) {
@@ -214,6 +233,7 @@ OptsBuilder OptsBuilder::from(OptsAttr attr) {
   o.upcast = axisMapOf(attr.getUpcast());
   o.tile = axisMapOf(attr.getTile());
   o.local = axisMapOf(attr.getLocal());
+  o.merge = axisMapOf(attr.getMerge());
   o.thread = attr.getThread();
   o.unroll = attr.getUnroll();
   o.vector = attr.getVector();
@@ -364,7 +384,7 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, TargetKind kind
                    StringRef chip, int64_t warp, int64_t maxThreads, ArrayRef<int64_t> maxBlock,
                    ArrayRef<int64_t> maxGrid, int64_t sharedMemory, int64_t sharedMemoryOptin,
                    int64_t registers, int64_t multiprocessors, int64_t localMemory,
-                   ArrayRef<MmaAttr>) {
+                   ArrayRef<MmaAttr> mma) {
   auto nonNegative = [&](StringRef name, int64_t v) -> LogicalResult {
     if (v < 0)
       return emitError() << "target " << name << " " << v << " must be >= 0";
@@ -409,7 +429,7 @@ TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError, TargetKind kind
         failed(unset("shared_memory_optin", sharedMemoryOptin)) ||
         failed(unset("registers", registers)) ||
         failed(unset("multiprocessors", multiprocessors)) ||
-        failed(unset("local_memory", localMemory)))
+        failed(unset("local_memory", localMemory)) || failed(unset("mma", !mma.empty())))
       return failure();
     return success();
   }

@@ -292,32 +292,110 @@ static OptsBuilder handOptChoice(ArrayRef<int64_t> shape, int64_t rsize, bool ma
   return o;
 }
 
-/// gpu_opt_choice. Fails with a diagnostic on more than 3 non-trivial axes.
+/// The `merge` groups (first axis -> count) that put the blocks of `blocks`
+/// (per output axis) into at most 3 grid dimensions within the grid's
+/// limits (`maxGrid`: x, y, z): the last group with more than one block is
+/// x, the one before it y, then z. Groups are contiguous runs of axes; an
+/// axis on its own needs no entry. Of the partitions of the axes with more
+/// than one block into the most groups that fit, the one whose leading
+/// groups are the largest (the grid fills z, then y, as the seed's axes
+/// do); nullopt if none fits (more blocks than x takes).
+static std::optional<std::map<int64_t, int64_t>> mergeGroups(ArrayRef<int64_t> blocks,
+                                                             ArrayRef<int64_t> maxGrid) {
+  SmallVector<int64_t> axes;
+  for (auto [k, n] : llvm::enumerate(blocks))
+    if (n > 1)
+      axes.push_back(k);
+  int64_t m = axes.size();
+  if (m == 0)
+    return std::map<int64_t, int64_t>(); // one block
+  // Groups as the index of the first non-trivial axis of each, ascending.
+  auto fits = [&](ArrayRef<int64_t> starts) {
+    int64_t s = starts.size();
+    for (int64_t g = 0; g < s; ++g) {
+      int64_t end = g + 1 < s ? starts[g + 1] : m, product = 1;
+      for (int64_t i = starts[g]; i < end; ++i)
+        product *= blocks[axes[i]];
+      // Group g of s is grid dimension s-1-g: x, y, z from the last.
+      if (product > maxGrid[s - 1 - g])
+        return false;
+    }
+    return true;
+  };
+  for (int64_t s = std::min<int64_t>(m, 3); s >= 1; --s) {
+    // Cut points c1 < c2 (s = 3) or c1 (s = 2), earliest first: the
+    // leading groups are the largest that fit when scanned from the back.
+    SmallVector<int64_t> best;
+    std::function<void(SmallVector<int64_t>)> scan = [&](SmallVector<int64_t> starts) {
+      if (!best.empty())
+        return;
+      if ((int64_t)starts.size() == s) {
+        if (fits(starts))
+          best = starts;
+        return;
+      }
+      int64_t from = starts.back() + 1, left = s - starts.size();
+      for (int64_t c = m - left; c >= from; --c) {
+        starts.push_back(c);
+        scan(starts);
+        starts.pop_back();
+      }
+    };
+    scan({0});
+    if (best.empty())
+      continue;
+    std::map<int64_t, int64_t> merge;
+    for (int64_t g = 0; g < s; ++g) {
+      int64_t first = axes[best[g]];
+      int64_t last = axes[(g + 1 < s ? best[g + 1] : m) - 1];
+      if (last > first)
+        merge[first] = last - first + 1;
+    }
+    return merge;
+  }
+  return std::nullopt;
+}
+
+/// gpu_opt_choice: threads on the last axes by powers of two within a block
+/// of `maxThreads` (16 per axis when there are several; at most 3 axes,
+/// the block's dimensions), a 2x upcast of long axes when the kernel
+/// reduces; then, where the axes with blocks are more than the grid's 3
+/// dimensions or overflow y or z (`maxGrid`), adjacent axes merged into
+/// one grid dimension (`merge`; the seed stops there with an error).
 static FailureOr<OptsBuilder> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t> shape,
-                                           bool reduces, int64_t maxThreads) {
+                                           bool reduces, int64_t maxThreads,
+                                           ArrayRef<int64_t> maxGrid) {
   OptsBuilder o;
   o.gpu = true;
   SmallVector<int64_t> axes;
   for (auto [k, s] : llvm::enumerate(shape))
     if (s > 1)
       axes.push_back(k);
-  if (axes.size() > 3)
-    return emitError(kernel.getLoc(), "uop-hand-opt: more than 3 non-trivial output axes (")
-           << axes.size() << "): the GPU grid has 3 dimensions; reshape first";
   int64_t budget = maxThreads;
+  int64_t localAxes = 0;
   for (int64_t k : llvm::reverse(axes)) {
     if (reduces && shape[k] % 2 == 0 && shape[k] >= 32)
       o.upcast[k] = 2;
     int64_t rest = shape[k] / (o.upcast.count(k) ? o.upcast[k] : 1);
     int64_t cap = std::min<int64_t>(budget, axes.size() > 1 ? 16 : budget);
     int64_t t = 1;
-    while (t * 2 <= cap && rest % (t * 2) == 0)
+    while (localAxes < 3 && t * 2 <= cap && rest % (t * 2) == 0)
       t *= 2;
     if (t > 1) {
       o.local[k] = t;
       budget /= t;
+      ++localAxes;
     }
   }
+  SmallVector<int64_t> blocks;
+  for (auto [k, s] : llvm::enumerate(shape))
+    blocks.push_back(s / (o.upcastOf(k) * (o.local.count(k) ? o.local[k] : 1)));
+  std::optional<std::map<int64_t, int64_t>> merge = mergeGroups(blocks, maxGrid);
+  if (!merge)
+    return emitError(kernel.getLoc(), "uop-hand-opt: the kernel's blocks do not fit the GPU's "
+                                      "grid (x up to ")
+           << maxGrid[0] << " blocks)";
+  o.merge = *merge;
   return o;
 }
 
@@ -374,7 +452,8 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
         if (reduces)
           tuned = cudaGemmChoice(shape, getReduceSize(kernel));
         FailureOr<OptsBuilder> c = tuned ? FailureOr<OptsBuilder>(*tuned)
-                                         : gpuOptChoice(kernel, shape, reduces, blockThreads);
+                                         : gpuOptChoice(kernel, shape, reduces, blockThreads,
+                                                        target.getMaxGrid());
         if (failed(c))
           return signalPassFailure();
         choice = *c;

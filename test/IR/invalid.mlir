@@ -500,7 +500,7 @@ func.func @const_shaped_scalar() {
 // -----
 
 func.func @opts_bad_field() {
-  // expected-error @+1 {{unknown opts field 'vectorize' (expected upcast, thread, unroll, tile, gpu, local, vector, prefetch, stash or prefetch_next)}}
+  // expected-error @+1 {{unknown opts field 'vectorize' (expected upcast, thread, unroll, tile, gpu, local, merge, vector, prefetch, stash or prefetch_next)}}
   %0 = uop.const {opts = #uop.opts<vectorize = 4>} 1 : i32
   return
 }
@@ -611,5 +611,29 @@ func.func @opts_bad_prefetch() {
 func.func @opts_bad_prefetch_next() {
   // expected-error @+1 {{opts prefetch_next -16 must be in [0, 1048576] elements}}
   %0 = uop.const {opts = #uop.opts<prefetch_next = -16>} 1 : i32
+  return
+}
+
+// -----
+
+func.func @opts_merge_without_gpu() {
+  // expected-error @+1 {{opts merge needs gpu (it merges grid dimensions)}}
+  %0 = uop.const {opts = #uop.opts<merge = {0: 2}>} 1 : i32
+  return
+}
+
+// -----
+
+func.func @opts_merge_one_axis() {
+  // expected-error @+1 {{opts merge of axis 1 must group >= 2 axes, got 1}}
+  %0 = uop.const {opts = #uop.opts<gpu, merge = {1: 1}>} 1 : i32
+  return
+}
+
+// -----
+
+func.func @opts_merge_overlap() {
+  // expected-error @+1 {{opts merge groups of axes 0 and 2 overlap}}
+  %0 = uop.const {opts = #uop.opts<gpu, merge = {0: 3, 2: 2}>} 1 : i32
   return
 }

@@ -181,6 +181,7 @@ func.func @movement(%x: tensor<6xf32>, %b: memref<6xf32, #uop.addrspace<global>>
 // CHECK-SAME: uop.opts = #uop.opts<upcast = {0: 4, 1: 4}, thread = 0, unroll = 4, tile = {1: 32}, gpu, local = {0: 16}>
 // CHECK-SAME: uop.opts.default = #uop.opts<>
 // CHECK-SAME: uop.opts.gpu = #uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8>
+// CHECK-SAME: uop.opts.merge = #uop.opts<gpu, local = {5: 16}, merge = {0: 2, 2: 3}>
 // CHECK-SAME: uop.opts.next = #uop.opts<thread = 0, stash, prefetch_next = 256>
 // CHECK-SAME: uop.opts.nostash = #uop.opts<thread = 0>
 // CHECK-SAME: uop.opts.stash = #uop.opts<upcast = {0: 4}, stash>
@@ -189,6 +190,7 @@ func.func @attrs() attributes {
     uop.opts = #uop.opts<upcast = {0: 4, 1: 4}, thread = 0, unroll = 4, tile = {1: 32}, gpu, local = {0: 16}>,
     uop.opts.default = #uop.opts<unroll = 1, gpu = false>,
     uop.opts.gpu = #uop.opts<prefetch = 8, gpu, local = {0: 8, 1: 16}, upcast = {0: 16, 1: 8}>,
+    uop.opts.merge = #uop.opts<merge = {0: 2, 2: 3}, local = {5: 16}, gpu>,
     uop.opts.next = #uop.opts<prefetch_next = 256, thread = 0, stash>,
     uop.opts.nostash = #uop.opts<stash = false, thread = 0>,
     uop.opts.stash = #uop.opts<stash, upcast = {0: 4}>,

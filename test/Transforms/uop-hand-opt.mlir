@@ -98,13 +98,53 @@ func.func private @e_8() -> tensor<8xf32> attributes {uop.kernel, uop.opts = #uo
 
 // -----
 
-// Four non-trivial output axes: no CPU opts; the GPU grid has only 3.
+// Four non-trivial output axes: no CPU opts. On the GPU (where the seed
+// stops: its grid has 3 dimensions) threads on three axes, at most a
+// block's dimensions; one axis of blocks left, no merge needed.
 // CPU-LABEL: func.func private @e_4_4_4_4
 // CPU-SAME:    uop.opts = #uop.opts<>
-// expected-error @+1 {{uop-hand-opt: more than 3 non-trivial output axes (4): the GPU grid has 3 dimensions; reshape first}}
+// GPU-LABEL: func.func private @e_4_4_4_4
+// GPU-SAME:    uop.opts = #uop.opts<gpu, local = {1: 4, 2: 4, 3: 4}>
 func.func private @e_4_4_4_4() -> tensor<4x4x4x4xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<256xf32>
   %r = uop.reshape %a, [4, 4, 4, 4] : tensor<256xf32>
   %e = uop.exp2 %r : tensor<4x4x4x4xf32>
   return %e : tensor<4x4x4x4xf32>
+}
+
+// -----
+
+// Five axes of blocks (no thread divides an axis of 3): more than the grid's
+// 3 dimensions, so axes 0-2 are one (z: 27 blocks), then y and x.
+// GPU-LABEL: func.func private @e_3_3_3_3_3
+// GPU-SAME:    uop.opts = #uop.opts<gpu, merge = {0: 3}>
+func.func private @e_3_3_3_3_3() -> tensor<3x3x3x3x3xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<243xf32>
+  %r = uop.reshape %a, [3, 3, 3, 3, 3] : tensor<243xf32>
+  %e = uop.exp2 %r : tensor<3x3x3x3x3xf32>
+  return %e : tensor<3x3x3x3x3xf32>
+}
+
+// -----
+
+// More blocks on a leading axis than y takes (65535): merged into x.
+// GPU-LABEL: func.func private @e_65537_3
+// GPU-SAME:    uop.opts = #uop.opts<gpu, merge = {0: 2}>
+func.func private @e_65537_3() -> tensor<65537x3xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<196611xf32>
+  %r = uop.reshape %a, [65537, 3] : tensor<196611xf32>
+  %e = uop.exp2 %r : tensor<65537x3xf32>
+  return %e : tensor<65537x3xf32>
+}
+
+// -----
+
+// 65535 blocks on y still fit: no merge.
+// GPU-LABEL: func.func private @e_65535_3
+// GPU-SAME:    uop.opts = #uop.opts<gpu>
+func.func private @e_65535_3() -> tensor<65535x3xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<196605xf32>
+  %r = uop.reshape %a, [65535, 3] : tensor<196605xf32>
+  %e = uop.exp2 %r : tensor<65535x3xf32>
+  return %e : tensor<65535x3xf32>
 }

@@ -18,7 +18,7 @@ namespace mlir::uop {
 /// A `#uop.opts` while a strategy (uop-hand-opt, uop-search) builds it: the
 /// axis maps keyed by axis instead of the attribute's flat pairs.
 struct OptsBuilder {
-  std::map<int64_t, int64_t> upcast, tile, local;
+  std::map<int64_t, int64_t> upcast, tile, local, merge;
   int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0, prefetchNext = 0;
   bool gpu = false, stash = false;
 

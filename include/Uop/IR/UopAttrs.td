@@ -107,6 +107,15 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
       (the terms of an element are combined in the same order).
     * `gpu`: output axes become GLOBAL (blockIdx) ranges.
     * `local = {axis: threads, ...}`: threads per block on an axis (LOCAL).
+    * `merge = {axis: count, ...}`: with `gpu`, the blocks of `count`
+      adjacent output axes from `axis` on are one GLOBAL range (one grid
+      dimension) over the product of their block counts; each axis's block
+      index is recovered from it by floordiv and floormod (simplified by the
+      symbolic rules). The strategy merges axes when a kernel has more
+      non-trivial axes than the grid has dimensions (3), or when an axis
+      other than the last group has more blocks than a grid's y and z take
+      (the target's max_grid). Every other axis is a grid dimension of its
+      own, as in the seed.
     * `vector = lanes`: on the CPU, the serial loop directly around a
       kernel's innermost loop that walks some float load contiguously while
       the inner loop strides it (gemm's output column loop around its reduce
@@ -148,6 +157,7 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     #uop.opts<upcast = {0: 4}, thread = 0, vector = 16>
     #uop.opts<gpu, local = {0: 16, 1: 16}>
     #uop.opts<upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8>
+    #uop.opts<gpu, local = {5: 16}, merge = {0: 2, 2: 3}>
     #uop.opts<upcast = {0: 4}, thread = 0, stash>
     #uop.opts<thread = 0, stash, prefetch_next = 256>
     ```
@@ -162,20 +172,21 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     DefaultValuedParameter<"int64_t", "1">:$vector,
     DefaultValuedParameter<"int64_t", "0">:$prefetch,
     DefaultValuedParameter<"bool", "false">:$stash,
-    DefaultValuedParameter<"int64_t", "0">:$prefetchNext);
+    DefaultValuedParameter<"int64_t", "0">:$prefetchNext,
+    OptionalArrayRefParameter<"int64_t", "axis/count pairs">:$merge);
   let builders = [
     // The seed's fields, no vector lanes.
     AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
                      "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local), [{
       return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, int64_t(1), int64_t(0), false,
-                  int64_t(0));
+                  int64_t(0), ArrayRef<int64_t>());
     }]>,
     // The seed's fields and vector lanes, no prefetch.
     AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
                      "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local,
                      "int64_t":$vector), [{
       return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, vector, int64_t(0), false,
-                  int64_t(0));
+                  int64_t(0), ArrayRef<int64_t>());
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
