@@ -166,7 +166,7 @@ static Bound bindInputs(const rt::Executable &exe, const py::args &args, bool in
   } else {
     std::vector<int64_t> slots;
     for (const rt::PlanArg &a : plan.args)
-      if (a.kind == rt::PlanArg::Input)
+      if (inPlace ? !a.owned() && a.slot >= 0 : a.kind == rt::PlanArg::Input)
         slots.push_back(a.slot);
     std::sort(slots.begin(), slots.end());
     slots.erase(std::unique(slots.begin(), slots.end()), slots.end());
@@ -202,7 +202,7 @@ static Bound bindInputs(const rt::Executable &exe, const py::args &args, bool in
   for (const rt::PlanArg &a : plan.args) {
     if (a.owned())
       continue;
-    if (a.kind == rt::PlanArg::Output) {
+    if (a.kind == rt::PlanArg::Output && !inPlace) {
       auto out = rt::HostBuffer::create(a.dtype, {a.numel});
       if (!out.ok())
         raise(out.error());

@@ -63,8 +63,7 @@ std::shared_ptr<rt::HostBuffer> bufferFromNumpy(const py::handle &data, std::opt
   DType target = dtype ? *dtype : seedDType(arr.dtype());
   py::dtype want = numpyDType(target);
   if (!arr.dtype().equal(want) || !(arr.flags() & py::array::c_style)) {
-    static py::object ascontiguous = py::module_::import("numpy").attr("ascontiguousarray");
-    arr = ascontiguous(arr, want);
+    arr = arr.attr("astype")(want, py::arg("order") = "C");
   } else if (copy) {
     arr = arr.attr("copy")();
   }

@@ -12,6 +12,10 @@ namespace uop::python {
 
 void bindElementwise(py::class_<Tensor> &t) {
   UOP_BINARY(t, "eq", eq);
+  UOP_BINARY(t, "lt", lt);
+  UOP_BINARY(t, "gt", gt);
+  UOP_BINARY(t, "le", le);
+  UOP_BINARY(t, "ge", ge);
   UOP_BINARY(t, "ne", ne);
   UOP_BINARY(t, "maximum", maximum);
   UOP_BINARY(t, "minimum", minimum);
