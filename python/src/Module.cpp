@@ -169,6 +169,8 @@ PYBIND11_MODULE(_uop, m) {
       "numpy", [](DType d) { return numpyDType(d); }, "The numpy dtype of the same elements.");
   dtype.def("__repr__", [](DType d) { return std::string("dtypes.") + rt::dtypeName(d); });
 
+  // The compiler first: the Tensor's functions return its Executable.
+  bindCompile(m);
   py::class_<Tensor> tensor(m, "Tensor", doc("Tensor"));
   bindTensorClass(m, tensor);
   bindTensorCreation(tensor);
@@ -180,5 +182,4 @@ PYBIND11_MODULE(_uop, m) {
   py::module_ nn = m.def_submodule("nn", "Layers and optimizers (the seed's nn.py).");
   bindNN(nn);
   bindJit(m);
-  bindCompile(m);
 }

@@ -23,7 +23,7 @@ import os
 import numpy
 '''
 
-SIG = re.compile(r"^(\w+)\((.*)\)(?:\s*->\s*(.+))?$")
+SIG = re.compile(r"^(\w*)\((.*)\)(?:\s*->\s*(.+))?$")
 
 
 def split_top(s, sep=","):
@@ -64,6 +64,9 @@ class Namer:
         t = t.replace(self.module + ".", "")
         t = re.sub(r"\bfunction\b", "Callable[..., Any]", t)
         t = re.sub(r"\bnumpy\.ndarray\[[^\]]*\]", "numpy.ndarray", t)
+        t = re.sub(r"\bhandle\b", "object", t)
+        # A C++ type pybind11 did not know when the function was bound.
+        t = re.sub(r"[\w:]*::[\w:<>, ]*", "Any", t)
         return t
 
 
@@ -76,6 +79,8 @@ def params(text, name):
         head, _, default = p.partition("=")
         pname, _, ptype = head.partition(":")
         pname, ptype = pname.strip(), ptype.strip()
+        if pname == "self":
+            ptype = ""
         s = pname + (": " + name(ptype) if ptype else "")
         if default:
             s += " = ..."
@@ -144,7 +149,6 @@ def emit_class(cls, namer, indent=0):
     if "__members__" in members:  # a pybind11 enum
         for m in cls.__members__:
             out.append(f"{pad}    {m}: ClassVar[{cls.__name__}]\n")
-        out.append(f"{pad}    def __init__(self, value: int) -> None: ...\n")
         out.append(f"{pad}    @property\n{pad}    def name(self) -> str: ...\n")
         out.append(f"{pad}    @property\n{pad}    def value(self) -> int: ...\n")
     for name, obj in members.items():
@@ -154,7 +158,7 @@ def emit_class(cls, namer, indent=0):
                 "__lt__", "__gt__", "__le__", "__ge__", "__matmul__", "__array__", "__str__",
                 "__repr__", "__iter__", "__wrapped__"):
             continue
-        if name in ("name", "value") and "__members__" in members:
+        if "__members__" in members and (name in ("name", "value") or name in cls.__members__):
             continue
         if isinstance(obj, staticmethod):
             out.append(emit_function(obj.__func__, name, namer, indent + 4, "static"))
