@@ -18,6 +18,8 @@
 
 #include "Uop/Frontend/Jit.h"
 
+#include <chrono>
+
 namespace uop::python {
 
 namespace {
@@ -33,7 +35,9 @@ public:
     for (py::handle a : args)
       inputs.push_back(py::isinstance<Tensor>(a) ? a.cast<Tensor>()
                                                  : tensorFromPython(a, std::nullopt, false));
+    auto t0 = std::chrono::steady_clock::now();
     llvm::Expected<std::vector<Tensor>> out = jit(inputs);
+    lastSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (pending) {
       if (out)
         pending.reset();
@@ -60,6 +64,8 @@ public:
 
   py::function fn;
   TinyJit jit;
+  /// The time the last call spent in uop::TinyJit (the C++ side).
+  double lastSeconds = 0;
 
 private:
   /// What the function returned (a replay returns the same).
@@ -109,6 +115,9 @@ void bindJit(py::module_ &m) {
       .def_property_readonly("num_plans", [](const PyTinyJit &j) { return j.jit.numPlans(); },
                              doc("TinyJit::numPlans"))
       .def("reset", [](PyTinyJit &j) { j.jit.reset(); }, doc("TinyJit::reset"))
+      .def_readonly("last_cpp_seconds", &PyTinyJit::lastSeconds,
+                    "The wall time the last call spent in the C++ TinyJit (a replay: binding and "
+                    "running the plans); the rest of a call's time is Python's.")
       .def_property_readonly("__wrapped__", [](const PyTinyJit &j) { return j.fn; });
 }
 
