@@ -339,8 +339,12 @@ Result<HostBuffer> HostBuffer::borrow(DType dtype, std::vector<int64_t> shape, v
                  dtypeName(dtype) + " buffer");
   if (!data)
     return Error("a borrowed buffer needs data");
-  if (!owner) // an owner that owns nothing still marks the storage borrowed
-    owner = std::make_shared<int>(0);
+  // The deleter tells borrowed storage by a non-null owner: an owner that
+  // holds a null pointer (a deleter alone) or nothing is aliased to a tag,
+  // keeping whatever it owns.
+  static int borrowTag;
+  if (!owner)
+    owner = std::shared_ptr<void>(std::shared_ptr<void>(owner), &borrowTag);
   HostBuffer b;
   b.dt = dtype;
   b.dims = std::move(shape);
