@@ -15,6 +15,8 @@ shift || true
 PACKAGES=(llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22
           libomp-22-dev lld ninja-build ccache cmake libgtest-dev python3
           python3-numpy libclang-rt-22-dev libz3-dev
+          # the Python package (python/): pybind11, the headers, its tests
+          pybind11-dev python3-pybind11 python3-dev python3-pytest
           # the examples: gzip'd datasets (zlib), their data, plots
           zlib1g-dev dataset-fashion-mnist fortunes gnuplot-nox)
 
@@ -59,7 +61,7 @@ if [[ ! -f "$BUILD/build.ninja" ]]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    -DLLVM_USE_LINKER=lld -DUOP_ENABLE_FUZZ=ON "$@"
+    -DLLVM_USE_LINKER=lld -DUOP_ENABLE_FUZZ=ON -DPython3_EXECUTABLE=/usr/bin/python3 "$@"
 fi
 
 echo "uop setup: building in $BUILD"

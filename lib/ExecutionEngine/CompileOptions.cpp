@@ -214,23 +214,6 @@ FailureOr<CompileOptions> mlir::uop::getCompileOptionsFromCL(std::string &error)
     return failure();
   }
   options.opt = *m;
-  if (options.opt == OptMode::Search && options.target != CompileTarget::CPU) {
-    error = "--opt=search times kernels on the CPU: use it with --target=cpu";
-    return failure();
-  }
-  if (options.opt == OptMode::Search && !clOptions->cpu.empty() && clOptions->cpu != "host") {
-    error = "--opt=search times kernels on this machine: it cannot search for --mcpu=" +
-            clOptions->cpu;
-    return failure();
-  }
-  if (!(clOptions->searchSeconds >= 0)) {
-    error = "--search-seconds must be >= 0";
-    return failure();
-  }
-  if (clOptions->ptxOptLevel > 3) {
-    error = "--ptx-opt-level must be 0-3";
-    return failure();
-  }
   options.cpu = clOptions->cpu;
   options.chip = clOptions->chip;
   options.ptxFeatures = clOptions->ptxFeatures;
@@ -239,5 +222,28 @@ FailureOr<CompileOptions> mlir::uop::getCompileOptionsFromCL(std::string &error)
   options.searchSeconds = clOptions->searchSeconds;
   options.fuseReduce = clOptions->fuseReduce;
   options.checks = !clOptions->unchecked;
+  if (failed(checkCompileOptions(options, error)))
+    return failure();
   return options;
+}
+
+LogicalResult mlir::uop::checkCompileOptions(const CompileOptions &options, std::string &error) {
+  if (options.opt == OptMode::Search && options.target != CompileTarget::CPU) {
+    error = "--opt=search times kernels on the CPU: use it with --target=cpu";
+    return failure();
+  }
+  if (options.opt == OptMode::Search && !options.cpu.empty() && options.cpu != "host") {
+    error = "--opt=search times kernels on this machine: it cannot search for --mcpu=" +
+            options.cpu;
+    return failure();
+  }
+  if (!(options.searchSeconds >= 0)) {
+    error = "--search-seconds must be >= 0";
+    return failure();
+  }
+  if (options.ptxOptLevel > 3) {
+    error = "--ptx-opt-level must be 0-3";
+    return failure();
+  }
+  return success();
 }

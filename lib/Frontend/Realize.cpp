@@ -474,6 +474,15 @@ llvm::Expected<rt::HostBuffer> Tensor::numpy() const {
   return out.take();
 }
 
+llvm::Expected<std::shared_ptr<const rt::HostBuffer>> Tensor::buffer() const {
+  if (auto e = realizeAll({*this}))
+    return std::move(e);
+  std::shared_ptr<rt::HostBuffer> data = detail::bufferData(*this);
+  if (!data)
+    return llvm::createStringError("buffer: internal error: the data is gone");
+  return std::shared_ptr<const rt::HostBuffer>(std::move(data));
+}
+
 llvm::Expected<std::vector<float>> Tensor::toVector() const {
   auto buf = numpy();
   if (!buf)

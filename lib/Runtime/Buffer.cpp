@@ -255,7 +255,10 @@ private:
 };
 } // namespace
 
-void HostBuffer::FreeDeleter::operator()(void *p) const { BlockCache::get().give(p, bytes); }
+void HostBuffer::FreeDeleter::operator()(void *p) const {
+  if (!owner)
+    BlockCache::get().give(p, bytes);
+}
 
 /// 64-byte aligned storage for `bytes` bytes (at least one cache line, so
 /// data() is never null), zero-filled when `zero`; null when out of memory.
@@ -325,6 +328,29 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
   b.dims = std::move(shape);
   b.count = *n;
   b.storage = std::move(p);
+  return b;
+}
+
+Result<HostBuffer> HostBuffer::borrow(DType dtype, std::vector<int64_t> shape, void *data,
+                                      std::shared_ptr<void> owner) {
+  std::optional<int64_t> n = checkedNumel(shape, dtypeSize(dtype));
+  if (!n)
+    return Error("invalid shape " + shapeString(shape) + " for a borrowed " +
+                 dtypeName(dtype) + " buffer");
+  if (!data)
+    return Error("a borrowed buffer needs data");
+  // The deleter tells borrowed storage by a non-null owner: an owner that
+  // holds a null pointer (a deleter alone) or nothing is aliased to a tag,
+  // keeping whatever it owns.
+  static int borrowTag;
+  if (!owner)
+    owner = std::shared_ptr<void>(std::shared_ptr<void>(owner), &borrowTag);
+  HostBuffer b;
+  b.dt = dtype;
+  b.dims = std::move(shape);
+  b.count = *n;
+  b.storage = std::unique_ptr<void, FreeDeleter>(
+      data, FreeDeleter(static_cast<size_t>(*n) * dtypeSize(dtype), std::move(owner)));
   return b;
 }
 

@@ -76,6 +76,34 @@ TEST_F(TensorTest, Creation) {
   EXPECT_VALUES(h, 1.5, 1.5);
 }
 
+// A borrowed buffer (the Python binding's numpy arrays) is read where it
+// is, never written or freed; buffer() shares the value without a copy.
+TEST_F(TensorTest, BorrowedDataAndSharedBuffer) {
+  alignas(64) float data[6] = {1, 2, 3, 4, 5, 6};
+  auto released = std::make_shared<bool>(false);
+  {
+    std::shared_ptr<void> owner(nullptr, [released](void *) { *released = true; });
+    auto b = rt::HostBuffer::borrow(DType::F32, {2, 3}, data, owner);
+    ASSERT_TRUE(b.ok()) << b.error();
+    EXPECT_TRUE(b->borrowed());
+    EXPECT_EQ(b->data(), static_cast<void *>(data));
+    Tensor t = Tensor::fromBuffer(std::make_shared<rt::HostBuffer>(b.take()), ctx);
+    Tensor y = t * 2;
+    EXPECT_VALUES(y, 2, 4, 6, 8, 10, 12);
+    EXPECT_VALUES(t, 1, 2, 3, 4, 5, 6); // the input is not written
+    auto shared = y.buffer();
+    ASSERT_TRUE(!!shared);
+    auto again = y.buffer();
+    ASSERT_TRUE(!!again);
+    EXPECT_EQ((*shared)->data(), (*again)->data()); // the value's buffer, not a copy
+    EXPECT_EQ((*shared)->numel(), 6);
+    EXPECT_FALSE(*released);
+  }
+  EXPECT_TRUE(*released); // the owner goes with the last tensor using the data
+  EXPECT_FALSE(rt::HostBuffer::borrow(DType::F32, {-1}, data, nullptr).ok());
+  EXPECT_FALSE(rt::HostBuffer::borrow(DType::F32, {2}, nullptr, nullptr).ok());
+}
+
 TEST_F(TensorTest, RandomIsSeededAndDistributed) {
   ctx.manualSeed(3);
   auto a = values(Tensor::randn({4000}, ctx));

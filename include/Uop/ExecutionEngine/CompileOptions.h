@@ -84,6 +84,13 @@ struct CompileOptions {
   std::string str() const;
 };
 
+/// Checks what the options allow together: opt=search needs the cpu target
+/// and this machine's CPU, search seconds >= 0, a PTX level of 0-3. Fails
+/// with `error`, which names the option as the command line spells it.
+/// getCompileOptionsFromCL checks with it; so does any other front end
+/// (the Python binding's keywords).
+LogicalResult checkCompileOptions(const CompileOptions &options, std::string &error);
+
 /// The machines `options` name, as #uop.target: `cpu` for CPU code (cpu and
 /// emulate targets; the host detected where it names none), `gpu` for GPU
 /// mapping (cuda and emulate; null for cpu).

@@ -269,6 +269,11 @@ public:
   static llvm::Error realizeAll(llvm::ArrayRef<Tensor> tensors);
   /// A copy of the value, with the tensor's shape.
   llvm::Expected<rt::HostBuffer> numpy() const;
+  /// The buffer holding the value (realized first), shared, not copied:
+  /// numel() elements in C order (the buffer's own shape may be flat; the
+  /// value's is shape()). It must not be written: other tensors may share
+  /// it. What the Python binding's numpy() views.
+  llvm::Expected<std::shared_ptr<const rt::HostBuffer>> buffer() const;
   /// The elements in C order, converted to float.
   llvm::Expected<std::vector<float>> toVector() const;
   /// The only element (numel must be 1).

@@ -59,9 +59,10 @@ Result<uint64_t> maxAllocBytes();
 /// A shape as a Python tuple: "()", "(3,)", "(2, 3)".
 std::string shapeString(const std::vector<int64_t> &shape);
 
-/// A typed, C-contiguous host array with 64-byte aligned storage. Copies are
-/// deep; moves are cheap. A default-constructed buffer is an empty f32 vector
-/// of shape (0,) with no storage.
+/// A typed, C-contiguous host array with 64-byte aligned storage (or, made by
+/// borrow(), a view of memory someone else owns). Copies are deep; moves are
+/// cheap. A default-constructed buffer is an empty f32 vector of shape (0,)
+/// with no storage.
 class HostBuffer {
 public:
   HostBuffer() = default;
@@ -79,6 +80,16 @@ public:
   /// physical memory; set UOP_MAX_ALLOC_BYTES to change it)", "...: out of
   /// memory". Never throws (std::bad_alloc included) and never aborts.
   static Result<HostBuffer> create(DType dtype, std::vector<int64_t> shape);
+  /// A buffer over `data`, C-contiguous elements of `dtype` and `shape`, that
+  /// it does not own: it keeps `owner` (e.g. a numpy array the Python
+  /// binding shares) alive until it is destroyed, and never frees `data`.
+  /// The data is as aligned as the caller's (element-aligned at least: the
+  /// CPU code assumes no more; a CUDA run copies it to device memory). An
+  /// error for a negative dimension, an overflowing size or a null `data`.
+  static Result<HostBuffer> borrow(DType dtype, std::vector<int64_t> shape, void *data,
+                                   std::shared_ptr<void> owner);
+  /// Whether the storage is borrowed (borrow()) rather than owned.
+  bool borrowed() const { return static_cast<bool>(storage.get_deleter().owner); }
 
   HostBuffer(const HostBuffer &other);
   HostBuffer &operator=(const HostBuffer &other);
@@ -123,12 +134,16 @@ public:
 
 private:
   /// Frees the storage, or keeps a large block for the next buffer of its
-  /// size (Buffer.cpp's block cache). `bytes` is the block's size.
+  /// size (Buffer.cpp's block cache). `bytes` is the block's size. Borrowed
+  /// storage (borrow()) is not freed: `owner` is released with the deleter.
   struct FreeDeleter {
     FreeDeleter() noexcept : bytes(0) {}
     explicit FreeDeleter(size_t bytes) noexcept : bytes(bytes) {}
+    FreeDeleter(size_t bytes, std::shared_ptr<void> owner) noexcept
+        : bytes(bytes), owner(std::move(owner)) {}
     void operator()(void *p) const;
     size_t bytes;
+    std::shared_ptr<void> owner;
   };
   static std::unique_ptr<void, FreeDeleter> allocStorage(size_t bytes, bool zero);
   DType dt = DType::F32;

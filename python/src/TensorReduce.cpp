@@ -1,0 +1,32 @@
+//===- TensorReduce.cpp - uop.Tensor's reductions ---------------*- C++ -*-===//
+//
+// `axis` is None (every axis), an int or a sequence of ints, as the seed's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bindings.h"
+
+namespace uop::python {
+
+/// `t.NAME(axis=None, keepdim=False)` -> Tensor::METHOD(axes, keepdim).
+#define UOP_REDUCE(cls, name, method)                                                              \
+  cls.def(                                                                                         \
+      name,                                                                                        \
+      [](const Tensor &self, const py::object &axis, bool keepdim) {                               \
+        return check(self.method(axesArg(axis), keepdim));                                         \
+      },                                                                                           \
+      py::arg("axis") = py::none(), py::arg("keepdim") = false, doc("Tensor::" #method))
+
+void bindReduce(py::class_<Tensor> &t) {
+  UOP_REDUCE(t, "sum", sum);
+  UOP_REDUCE(t, "max", max);
+  UOP_REDUCE(t, "min", min);
+  UOP_REDUCE(t, "mean", mean);
+  UOP_REDUCE(t, "var", var);
+  UOP_METHOD(t, "softmax", softmax, py::arg("axis") = -1);
+  UOP_METHOD(t, "log_softmax", logSoftmax, py::arg("axis") = -1);
+  UOP_METHOD(t, "logsumexp", logsumexp, py::arg("axis") = -1);
+  UOP_METHOD(t, "argmax", argmax, py::arg("axis") = -1);
+}
+
+} // namespace uop::python

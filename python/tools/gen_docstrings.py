@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""The Python docstrings of uop._uop, from the C++ doc comments.
+
+Reads headers and writes Docstrings.inc: one `{"NAME", "TEXT"},` per
+documented declaration, sorted by NAME, which python/src/Module.cpp looks up
+with doc("NAME"). NAME is the declaration's name qualified by its enclosing
+classes, without namespaces ("Tensor::relu", "AdamW::steps", "Linear",
+"dtypeSize"); overloads' comments are joined. A file's banner comment (the
+text between its `//===- X.h` line and the next `//===---` line) is there
+as "X.h".
+
+  gen_docstrings.py -o Docstrings.inc HEADER...
+"""
+import argparse
+import os
+import re
+import sys
+
+CLASS = re.compile(r"^\s*(?:template\s*<[^>]*>\s*)?(class|struct)\s+(\w+)\b([^;]*)$")
+ENUM = re.compile(r"^\s*enum\s+(?:class\s+)?(\w+)")
+USING = re.compile(r"^\s*using\s+(\w+)\s*=")
+FUNC = re.compile(r"(operator\s*(?:\(\)|[^\s(]+)|~?\w+)\s*\(")
+KEYWORDS = {"if", "for", "while", "return", "sizeof", "switch", "decltype", "static_cast",
+            "reinterpret_cast", "const_cast", "alignas", "noexcept"}
+
+
+def strip_comment(line):
+    """The code of a line, without a trailing // comment or string contents."""
+    line = re.sub(r'"(\\.|[^"\\])*"', '""', line)
+    i = line.find("//")
+    return line if i < 0 else line[:i]
+
+
+def declared_names(code):
+    """The names a declaration line declares (a function, variables, a type)."""
+    m = ENUM.match(code) or USING.match(code)
+    if m:
+        return [m.group(1)]
+    head = code.split("=")[0] if "(" not in code.split("=")[0] or "operator" in code else code
+    for m in FUNC.finditer(head):
+        name = m.group(1)
+        if name not in KEYWORDS:
+            return [re.sub(r"\s+", "", name)]
+    # Variables: `Type a, b = 1;` -> a, b.
+    decl = code.strip().rstrip(";{").strip()
+    if not decl or decl.startswith(("#", "}", "public", "private", "protected", "namespace")):
+        return []
+    parts = [p.split("=")[0].strip() for p in decl.split(",")]
+    names = []
+    for i, p in enumerate(parts):
+        words = re.findall(r"[A-Za-z_]\w*", p)
+        if words and (i > 0 or len(words) > 1):
+            names.append(words[-1])
+    return names
+
+
+def clean(lines):
+    """Comment lines as a docstring: paragraphs kept, lines of one paragraph joined."""
+    paras, cur = [], []
+    for line in lines:
+        if line.strip():
+            cur.append(line.rstrip())
+        elif cur:
+            paras.append(cur)
+            cur = []
+    if cur:
+        paras.append(cur)
+    out = []
+    for p in paras:
+        # Indented lines are code examples: keep them as they are.
+        if any(l.startswith("  ") for l in p):
+            out.append("\n".join(p))
+        else:
+            out.append(" ".join(l.strip() for l in p))
+    return "\n\n".join(out).strip()
+
+
+def parse(path, docs):
+    text = open(path, encoding="utf-8").read().splitlines()
+    base = os.path.basename(path)
+    # The banner.
+    if text and text[0].startswith("//===-"):
+        banner = []
+        for line in text[1:]:
+            if line.startswith("//===-"):
+                break
+            banner.append(re.sub(r"^//\s?", "", line))
+        docs.setdefault(base, []).append(clean(banner))
+    stack = []  # (class name, brace depth inside it)
+    depth = 0
+    pending = []
+    pending_class = None
+    for raw in text:
+        s = raw.strip()
+        if s.startswith("///"):
+            pending.append(re.sub(r"^///<?\s?", "", s))
+            continue
+        code = strip_comment(raw)
+        trailing = re.search(r"///<\s?(.*)$", raw)
+        if code.strip() and (pending or trailing):
+            doc = pending if pending else [trailing.group(1)]
+            m = CLASS.match(code)
+            names = [m.group(2)] if m else declared_names(code)
+            scope = [c for c, _ in stack]
+            for n in names:
+                docs.setdefault("::".join(scope + [n]), []).append(clean(doc))
+        if code.strip():
+            pending = []
+        m = CLASS.match(code)
+        if m and "{" in code:
+            pending_class = m.group(2)
+        elif m and not code.rstrip().endswith(";"):
+            pending_class = m.group(2)  # the brace comes on a later line
+        for ch in code:
+            if ch == "{":
+                depth += 1
+                if pending_class:
+                    stack.append((pending_class, depth))
+                    pending_class = None
+            elif ch == "}":
+                if stack and stack[-1][1] == depth:
+                    stack.pop()
+                depth -= 1
+
+
+def c_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("??", "?\\?") + '"'
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-o", "--output", required=True)
+    ap.add_argument("headers", nargs="+")
+    a = ap.parse_args()
+    docs = {}
+    for h in a.headers:
+        parse(h, docs)
+    lines = ["// Generated by python/tools/gen_docstrings.py from the C++ doc comments; do not edit."]
+    for name in sorted(docs, key=lambda n: n.encode()):
+        texts = []
+        for t in docs[name]:
+            if t and t not in texts:
+                texts.append(t)
+        if texts:
+            lines.append("{%s, %s}," % (c_string(name), c_string("\n\n".join(texts))))
+    out = "\n".join(lines) + "\n"
+    if not os.path.exists(a.output) or open(a.output).read() != out:
+        with open(a.output, "w") as f:
+            f.write(out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
