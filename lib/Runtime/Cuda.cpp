@@ -9,11 +9,13 @@
 
 #include "Uop/Runtime/Cuda.h"
 #include "Uop/Runtime/Buffer.h"
+#include "Uop/Runtime/Device.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <functional>
 #include <limits>
 #include <map>
 #include <mutex>
@@ -31,6 +33,9 @@ using CUmodule = void *;
 using CUfunction = void *;
 using CUstream = void *;
 using CUevent = void *;
+using CUgraph = void *;
+using CUgraphExec = void *;
+using CUgraphNode = void *;
 using CUjit_option = int;
 
 constexpr CUresult CUDA_SUCCESS = 0;
@@ -41,6 +46,8 @@ constexpr CUjit_option CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
+constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 } // namespace
 
 /// The driver's entry points this runtime calls.
@@ -75,6 +82,26 @@ struct CudaDevice::Driver {
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+  // Streams, asynchronous copies and graphs (CUDA 11.4+): loaded when the
+  // driver has them, else null (CudaStream::create and CudaGraph::capture
+  // say so).
+  CUresult (*cuStreamCreate)(CUstream *, unsigned) = nullptr;
+  CUresult (*cuStreamDestroy)(CUstream) = nullptr;
+  CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t) = nullptr;
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream) = nullptr;
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream) = nullptr;
+  CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream) = nullptr;
+  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream) = nullptr;
+  CUresult (*cuStreamBeginCapture)(CUstream, int) = nullptr;
+  CUresult (*cuStreamEndCapture)(CUstream, CUgraph *) = nullptr;
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *, CUgraph, unsigned long long) = nullptr;
+  CUresult (*cuGraphGetNodes)(CUgraph, CUgraphNode *, size_t *) = nullptr;
+  CUresult (*cuGraphLaunch)(CUgraphExec, CUstream) = nullptr;
+  CUresult (*cuGraphExecDestroy)(CUgraphExec) = nullptr;
+  CUresult (*cuGraphDestroy)(CUgraph) = nullptr;
+  /// The first of the entry points above that the driver lacks ("" if none).
+  std::string missingStreams;
 
   /// "CALL: NAME (DESCRIPTION)".
   std::string error(const char *call, CUresult rc) const {
@@ -162,6 +189,26 @@ Result<const Driver *> loadDriver(const std::string &library) {
     dlclose(handle);
     return noDevice(library + " has no " + missing + " (not a CUDA driver, or one too old)");
   }
+  auto optional = [&](auto &fn, const char *name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(handle, name));
+    if (!fn && d->missingStreams.empty())
+      d->missingStreams = name;
+  };
+  optional(d->cuStreamCreate, "cuStreamCreate");
+  optional(d->cuStreamDestroy, "cuStreamDestroy_v2");
+  optional(d->cuStreamSynchronize, "cuStreamSynchronize");
+  optional(d->cuMemcpyDtoD, "cuMemcpyDtoD_v2");
+  optional(d->cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
+  optional(d->cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
+  optional(d->cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+  optional(d->cuMemsetD8Async, "cuMemsetD8Async");
+  optional(d->cuStreamBeginCapture, "cuStreamBeginCapture_v2");
+  optional(d->cuStreamEndCapture, "cuStreamEndCapture");
+  optional(d->cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags");
+  optional(d->cuGraphGetNodes, "cuGraphGetNodes");
+  optional(d->cuGraphLaunch, "cuGraphLaunch");
+  optional(d->cuGraphExecDestroy, "cuGraphExecDestroy");
+  optional(d->cuGraphDestroy, "cuGraphDestroy");
   d->initResult = d->cuInit(0);
   const Driver *result = d.get();
   loaded.emplace(library, std::move(d));
@@ -406,8 +453,8 @@ Result<CudaFunction> CudaModule::function(const std::string &name) const {
 }
 
 Result<bool> CudaFunction::launch(const int64_t grid[3], const int64_t block[3],
-                                  const std::vector<DevicePtr> &params,
-                                  unsigned sharedBytes) const {
+                                  const std::vector<DevicePtr> &params, unsigned sharedBytes,
+                                  const CudaStream *stream) const {
   auto dims = [](const int64_t d[3]) {
     return "(" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) +
            ")";
@@ -426,7 +473,7 @@ Result<bool> CudaFunction::launch(const int64_t grid[3], const int64_t block[3],
     args.push_back(&v);
   CUresult rc = device->driver().cuLaunchKernel(
       fn, unsigned(grid[0]), unsigned(grid[1]), unsigned(grid[2]), unsigned(block[0]),
-      unsigned(block[1]), unsigned(block[2]), sharedBytes, nullptr,
+      unsigned(block[1]), unsigned(block[2]), sharedBytes, stream ? stream->handle() : nullptr,
       args.empty() ? nullptr : args.data(), nullptr);
   if (rc != CUDA_SUCCESS)
     return Error{device->driver().error("cuLaunchKernel", rc) + " launching " + fname +
@@ -495,6 +542,170 @@ Result<double> CudaEvent::secondsSince(const CudaEvent &start) const {
 }
 
 //===----------------------------------------------------------------------===//
+// CudaStream, CudaGraph
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The error of a driver without the stream and graph entry points.
+Error noStreams(const Driver &d) {
+  return Error{d.library + " has no " + d.missingStreams +
+               " (CUDA streams and graphs need a driver of CUDA 11.4 or later)"};
+}
+} // namespace
+
+Result<CudaStream> CudaStream::create(std::shared_ptr<CudaDevice> device) {
+  const Driver &d = device->driver();
+  if (!d.missingStreams.empty())
+    return noStreams(d);
+  if (Result<bool> cur = device->makeCurrent(); !cur)
+    return Error{cur.error()};
+  CUstream st = nullptr;
+  if (CUresult rc = d.cuStreamCreate(&st, CU_STREAM_NON_BLOCKING); rc != CUDA_SUCCESS)
+    return Error{d.error("cuStreamCreate", rc)};
+  CudaStream s;
+  s.dev = std::move(device);
+  s.stream = st;
+  return s;
+}
+
+CudaStream::CudaStream(CudaStream &&other) noexcept
+    : dev(std::move(other.dev)), stream(other.stream) {
+  other.stream = nullptr;
+}
+
+CudaStream &CudaStream::operator=(CudaStream &&other) noexcept {
+  if (this != &other) {
+    CudaStream old(std::move(*this));
+    dev = std::move(other.dev);
+    stream = other.stream;
+    other.stream = nullptr;
+  }
+  return *this;
+}
+
+CudaStream::~CudaStream() {
+  if (stream && dev && dev->makeCurrent())
+    dev->driver().cuStreamDestroy(stream);
+}
+
+Result<bool> CudaStream::synchronize() const {
+  if (Result<bool> cur = dev->makeCurrent(); !cur)
+    return cur;
+  if (CUresult rc = dev->driver().cuStreamSynchronize(stream); rc != CUDA_SUCCESS)
+    return Error{dev->driver().error("cuStreamSynchronize", rc)};
+  return true;
+}
+
+Result<bool> CudaStream::copy(DevicePtr dst, DevicePtr src, size_t n) const {
+  if (n == 0)
+    return true;
+  if (Result<bool> cur = dev->makeCurrent(); !cur)
+    return cur;
+  if (CUresult rc = dev->driver().cuMemcpyDtoDAsync(dst, src, n, stream); rc != CUDA_SUCCESS)
+    return Error{dev->driver().error("cuMemcpyDtoDAsync", rc)};
+  return true;
+}
+
+Result<bool> CudaStream::copyIn(DevicePtr dst, const void *src, size_t n) const {
+  if (n == 0)
+    return true;
+  if (Result<bool> cur = dev->makeCurrent(); !cur)
+    return cur;
+  if (CUresult rc = dev->driver().cuMemcpyHtoDAsync(dst, src, n, stream); rc != CUDA_SUCCESS)
+    return Error{dev->driver().error("cuMemcpyHtoDAsync", rc)};
+  return true;
+}
+
+Result<bool> CudaStream::copyOut(void *dst, DevicePtr src, size_t n) const {
+  if (n == 0)
+    return true;
+  if (Result<bool> cur = dev->makeCurrent(); !cur)
+    return cur;
+  if (CUresult rc = dev->driver().cuMemcpyDtoHAsync(dst, src, n, stream); rc != CUDA_SUCCESS)
+    return Error{dev->driver().error("cuMemcpyDtoHAsync", rc)};
+  return true;
+}
+
+Result<bool> CudaStream::fill(DevicePtr dst, unsigned char value, size_t n) const {
+  if (n == 0)
+    return true;
+  if (Result<bool> cur = dev->makeCurrent(); !cur)
+    return cur;
+  if (CUresult rc = dev->driver().cuMemsetD8Async(dst, value, n, stream); rc != CUDA_SUCCESS)
+    return Error{dev->driver().error("cuMemsetD8Async", rc)};
+  return true;
+}
+
+Result<CudaGraph> CudaGraph::capture(CudaStream &stream,
+                                     const std::function<Result<bool>()> &record) {
+  const std::shared_ptr<CudaDevice> &dev = stream.device();
+  const Driver &d = dev->driver();
+  if (!d.missingStreams.empty())
+    return noStreams(d);
+  if (Result<bool> cur = dev->makeCurrent(); !cur)
+    return Error{cur.error()};
+  // Thread-local: another thread's unrelated driver calls do not break it.
+  if (CUresult rc = d.cuStreamBeginCapture(stream.handle(), CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+      rc != CUDA_SUCCESS)
+    return Error{d.error("cuStreamBeginCapture", rc)};
+  Result<bool> recorded = record();
+  CUgraph g = nullptr;
+  CUresult ended = d.cuStreamEndCapture(stream.handle(), &g);
+  if (!recorded) {
+    if (g)
+      d.cuGraphDestroy(g);
+    return Error{recorded.error()};
+  }
+  if (ended != CUDA_SUCCESS)
+    return Error{d.error("cuStreamEndCapture", ended)};
+  CudaGraph graph;
+  graph.dev = dev;
+  graph.graph = g;
+  size_t n = 0;
+  if (d.cuGraphGetNodes(g, nullptr, &n) == CUDA_SUCCESS)
+    graph.numNodes = n;
+  CUgraphExec exec = nullptr;
+  if (CUresult rc = d.cuGraphInstantiateWithFlags(&exec, g, 0); rc != CUDA_SUCCESS)
+    return Error{d.error("cuGraphInstantiateWithFlags", rc)};
+  graph.exec = exec;
+  return graph;
+}
+
+CudaGraph::CudaGraph(CudaGraph &&other) noexcept
+    : dev(std::move(other.dev)), graph(other.graph), exec(other.exec), numNodes(other.numNodes) {
+  other.graph = other.exec = nullptr;
+}
+
+CudaGraph &CudaGraph::operator=(CudaGraph &&other) noexcept {
+  if (this != &other) {
+    CudaGraph old(std::move(*this));
+    dev = std::move(other.dev);
+    graph = other.graph;
+    exec = other.exec;
+    numNodes = other.numNodes;
+    other.graph = other.exec = nullptr;
+  }
+  return *this;
+}
+
+CudaGraph::~CudaGraph() {
+  if (!dev || !dev->makeCurrent())
+    return;
+  if (exec)
+    dev->driver().cuGraphExecDestroy(exec);
+  if (graph)
+    dev->driver().cuGraphDestroy(graph);
+}
+
+Result<bool> CudaGraph::launch(const CudaStream &stream) const {
+  if (Result<bool> cur = dev->makeCurrent(); !cur)
+    return cur;
+  if (CUresult rc = dev->driver().cuGraphLaunch(exec, stream.handle()); rc != CUDA_SUCCESS)
+    return Error{dev->driver().error("cuGraphLaunch", rc)};
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
 // CudaProgram
 //===----------------------------------------------------------------------===//
 
@@ -526,38 +737,64 @@ Result<std::unique_ptr<CudaProgram>> CudaProgram::load(const HostPlan &plan, con
       return Error{f.error()};
     p->functions.push_back(*f);
   }
-  for (size_t i = 0; i < plan.args.size(); ++i) {
-    const PlanArg &a = plan.args[i];
-    std::optional<int64_t> n = checkedNumel({a.numel}, dtypeSize(a.dtype));
-    if (!n)
-      return Error{"plan argument " + std::to_string(i) + " is too large"};
-    Result<DeviceBuffer> b =
-        DeviceBuffer::allocate(p->dev, static_cast<size_t>(*n) * dtypeSize(a.dtype));
-    if (!b)
-      return Error{"plan argument " + std::to_string(i) + ": " + b.error()};
-    // Temporaries start zeroed, as the CPU executable's do; the others are
-    // copied in before each run.
-    if (Result<bool> z = b->fill(0); !z)
-      return Error{z.error()};
-    p->buffers.push_back(b.take());
-  }
   for (const PlanLaunch &l : plan.launches) {
     if (l.kernel >= p->functions.size())
       return Error{"a launch of kernel " + std::to_string(l.kernel) + ", but the plan has " +
                    std::to_string(p->functions.size())};
-    std::vector<DevicePtr> ptrs;
-    for (unsigned a : l.args) {
-      if (a >= p->buffers.size())
+    for (unsigned a : l.args)
+      if (a >= plan.args.size())
         return Error{"a launch of " + plan.kernels[l.kernel].name + " binds argument " +
-                     std::to_string(a) + ", but the plan has " + std::to_string(p->buffers.size())};
-      ptrs.push_back(p->buffers[a].ptr());
-    }
-    p->params.push_back(std::move(ptrs));
+                     std::to_string(a) + ", but the plan has " + std::to_string(plan.args.size())};
+  }
+  p->buffers.resize(plan.args.size());
+  for (size_t i = 0; i < plan.args.size(); ++i) {
+    const PlanArg &a = plan.args[i];
+    if (!a.owned())
+      continue;
+    std::optional<int64_t> n = checkedNumel({a.numel}, dtypeSize(a.dtype));
+    if (!n)
+      return Error{"plan argument " + std::to_string(i) + " is too large"};
+    Result<DeviceBuffer> b = DeviceBuffer::allocate(p->dev, static_cast<size_t>(*n) * dtypeSize(a.dtype));
+    if (!b)
+      return Error{"plan argument " + std::to_string(i) + ": " + b.error()};
+    // Temporaries start zeroed, as the CPU executable's do.
+    if (Result<bool> z = b->fill(0); !z)
+      return Error{z.error()};
+    p->buffers[i] = b.take();
   }
   return p;
 }
 
+Result<bool> CudaProgram::stage() {
+  if (staged)
+    return true;
+  for (size_t i = 0; i < plan.args.size(); ++i) {
+    const PlanArg &a = plan.args[i];
+    if (a.owned())
+      continue;
+    std::optional<int64_t> n = checkedNumel({a.numel}, dtypeSize(a.dtype));
+    if (!n)
+      return Error{"plan argument " + std::to_string(i) + " is too large"};
+    Result<DeviceBuffer> b = DeviceBuffer::allocate(dev, static_cast<size_t>(*n) * dtypeSize(a.dtype));
+    if (!b)
+      return Error{"plan argument " + std::to_string(i) + ": " + b.error()};
+    buffers[i] = b.take();
+  }
+  staged = true;
+  return true;
+}
+
+std::vector<DevicePtr> CudaProgram::stagedArgs() const {
+  std::vector<DevicePtr> args;
+  for (size_t i = 0; i < plan.args.size(); ++i)
+    if (!plan.args[i].owned())
+      args.push_back(buffers[i].ptr());
+  return args;
+}
+
 Result<bool> CudaProgram::copyIn(const std::vector<void *> &hostArgs) {
+  if (Result<bool> ok = stage(); !ok)
+    return ok;
   size_t next = 0;
   for (size_t i = 0; i < plan.args.size(); ++i) {
     if (plan.args[i].owned())
@@ -590,15 +827,28 @@ Result<bool> CudaProgram::copyOut(const std::vector<void *> &hostArgs) {
   return true;
 }
 
-Result<bool> CudaProgram::resetChecks() {
-  for (size_t i = 0; i < plan.args.size(); ++i)
-    if (plan.args[i].kind == PlanArg::Check)
-      if (Result<bool> ok = buffers[i].fill(0); !ok)
-        return ok;
+bool CudaProgram::hasChecks() const {
+  return std::any_of(plan.args.begin(), plan.args.end(),
+                     [](const PlanArg &a) { return a.kind == PlanArg::Check; });
+}
+
+Result<bool> CudaProgram::clearChecks(const CudaStream *stream) {
+  for (size_t i = 0; i < plan.args.size(); ++i) {
+    if (plan.args[i].kind != PlanArg::Check)
+      continue;
+    Result<bool> ok = stream ? stream->fill(buffers[i].ptr(), 0, buffers[i].size())
+                             : buffers[i].fill(0);
+    if (!ok)
+      return ok;
+  }
   return true;
 }
 
 Result<bool> CudaProgram::readChecks() {
+  if (!hasChecks())
+    return true;
+  if (Result<bool> ok = dev->synchronize(); !ok)
+    return ok;
   std::vector<int32_t> words(plan.args.size() * kCheckRecordSize, 0);
   for (size_t i = 0; i < plan.args.size(); ++i)
     if (plan.args[i].kind == PlanArg::Check)
@@ -612,10 +862,41 @@ Result<bool> CudaProgram::readChecks() {
   return true;
 }
 
-Result<bool> CudaProgram::launchAll() {
+Result<bool> CudaProgram::launch(const std::vector<DevicePtr> &args, const CudaStream *stream,
+                                 bool reset) {
+  if (args != lastArgs || params.size() != plan.launches.size()) {
+    // The parameters of every launch: the caller's buffers in the places of
+    // the arguments it passes, the program's own in the rest.
+    std::vector<DevicePtr> all(plan.args.size(), 0);
+    size_t next = 0;
+    for (size_t i = 0; i < plan.args.size(); ++i) {
+      if (plan.args[i].owned()) {
+        all[i] = buffers[i].ptr();
+        continue;
+      }
+      if (next >= args.size())
+        return Error{"the program takes more buffers than the " + std::to_string(args.size()) +
+                     " given"};
+      all[i] = args[next++];
+    }
+    if (next != args.size())
+      return Error{"the program takes " + std::to_string(next) + " buffers, not " +
+                   std::to_string(args.size())};
+    params.clear();
+    for (const PlanLaunch &l : plan.launches) {
+      std::vector<DevicePtr> ptrs;
+      for (unsigned a : l.args)
+        ptrs.push_back(all[a]);
+      params.push_back(std::move(ptrs));
+    }
+    lastArgs = args;
+  }
+  if (reset)
+    if (Result<bool> ok = clearChecks(stream); !ok)
+      return ok;
   for (size_t i = 0; i < plan.launches.size(); ++i) {
     const PlanLaunch &l = plan.launches[i];
-    if (Result<bool> ok = functions[l.kernel].launch(l.grid, l.block, params[i]); !ok)
+    if (Result<bool> ok = functions[l.kernel].launch(l.grid, l.block, params[i], 0, stream); !ok)
       return ok;
   }
   return true;
@@ -624,10 +905,9 @@ Result<bool> CudaProgram::launchAll() {
 Result<bool> CudaProgram::run(const std::vector<void *> &hostArgs, int repeat) {
   if (Result<bool> ok = copyIn(hostArgs); !ok)
     return ok;
-  if (Result<bool> ok = resetChecks(); !ok)
-    return ok;
+  std::vector<DevicePtr> args = stagedArgs();
   for (int r = 0; r < repeat; ++r)
-    if (Result<bool> ok = launchAll(); !ok)
+    if (Result<bool> ok = launch(args, nullptr, /*resetChecks=*/r == 0); !ok)
       return ok;
   if (Result<bool> ok = dev->synchronize(); !ok)
     return ok;
@@ -643,10 +923,9 @@ Result<std::vector<double>> CudaProgram::bench(const std::vector<void *> &hostAr
     return times;
   if (Result<bool> ok = copyIn(hostArgs); !ok)
     return Error{ok.error()};
-  if (Result<bool> ok = resetChecks(); !ok)
-    return Error{ok.error()};
+  std::vector<DevicePtr> args = stagedArgs();
   // Warm-up: module load is lazy, and the first launch pays for it.
-  if (Result<bool> ok = launchAll(); !ok)
+  if (Result<bool> ok = launch(args); !ok)
     return Error{ok.error()};
   if (Result<bool> ok = dev->synchronize(); !ok)
     return Error{ok.error()};
@@ -666,7 +945,7 @@ Result<std::vector<double>> CudaProgram::bench(const std::vector<void *> &hostAr
     if (Result<bool> ok = events[0].record(); !ok)
       return Error{ok.error()};
     for (int i = 0; i < n; ++i) {
-      if (Result<bool> ok = launchAll(); !ok)
+      if (Result<bool> ok = launch(args, nullptr, /*resetChecks=*/false); !ok)
         return Error{ok.error()};
       if (Result<bool> ok = events[i + 1].record(); !ok)
         return Error{ok.error()};
@@ -689,4 +968,77 @@ Result<std::vector<double>> CudaProgram::bench(const std::vector<void *> &hostAr
     return Error{ok.error()};
   std::sort(times.begin(), times.end());
   return times;
+}
+
+//===----------------------------------------------------------------------===//
+// Device::cuda
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The CUDA device's memory. Copies are synchronous driver calls on the
+/// default stream, so they follow the launches issued before them.
+class CudaMemory final : public Device {
+public:
+  explicit CudaMemory(std::shared_ptr<CudaDevice> dev) : dev(std::move(dev)) {}
+  Backend backend() const override { return Backend::CUDA; }
+  std::string name() const override { return dev->name() + " (" + dev->chip() + ")"; }
+  Result<bool> synchronize() override { return dev->synchronize(); }
+
+protected:
+  Result<DevicePtr> alloc(size_t bytes) override {
+    if (Result<bool> cur = dev->makeCurrent(); !cur)
+      return Error{cur.error()};
+    CUdeviceptr p = 0;
+    if (CUresult rc = dev->driver().cuMemAlloc(&p, bytes); rc != CUDA_SUCCESS)
+      return Error{dev->driver().error("cuMemAlloc", rc) + " allocating " + std::to_string(bytes) +
+                   " bytes"};
+    return static_cast<DevicePtr>(p);
+  }
+  void release(DevicePtr p) override {
+    if (dev->makeCurrent())
+      dev->driver().cuMemFree(p);
+  }
+  Result<bool> doCopyIn(DevicePtr dst, const void *src, size_t n) override {
+    if (Result<bool> cur = dev->makeCurrent(); !cur)
+      return cur;
+    if (CUresult rc = dev->driver().cuMemcpyHtoD(dst, src, n); rc != CUDA_SUCCESS)
+      return Error{dev->driver().error("cuMemcpyHtoD", rc)};
+    return true;
+  }
+  Result<bool> doCopyOut(void *dst, DevicePtr src, size_t n) override {
+    if (Result<bool> cur = dev->makeCurrent(); !cur)
+      return cur;
+    if (CUresult rc = dev->driver().cuMemcpyDtoH(dst, src, n); rc != CUDA_SUCCESS)
+      return Error{dev->driver().error("cuMemcpyDtoH", rc)};
+    return true;
+  }
+  Result<bool> doCopy(DevicePtr dst, DevicePtr src, size_t n) override {
+    const Driver &d = dev->driver();
+    if (!d.cuMemcpyDtoD)
+      return Error{d.library + " has no cuMemcpyDtoD_v2"};
+    if (Result<bool> cur = dev->makeCurrent(); !cur)
+      return cur;
+    if (CUresult rc = d.cuMemcpyDtoD(dst, src, n); rc != CUDA_SUCCESS)
+      return Error{d.error("cuMemcpyDtoD", rc)};
+    return true;
+  }
+
+private:
+  std::shared_ptr<CudaDevice> dev;
+};
+} // namespace
+
+Result<std::shared_ptr<Device>> Device::cuda() {
+  Result<std::shared_ptr<CudaDevice>> dev = CudaDevice::get();
+  if (!dev)
+    return Error{dev.error()};
+  // One memory object per device object: its counts are the process's.
+  static std::weak_ptr<Device> last;
+  static const CudaDevice *lastDevice = nullptr;
+  if (std::shared_ptr<Device> alive = last.lock(); alive && lastDevice == dev->get())
+    return alive;
+  std::shared_ptr<Device> mem = std::make_shared<CudaMemory>(*dev);
+  last = mem;
+  lastDevice = dev->get();
+  return mem;
 }

@@ -172,6 +172,19 @@ Result<bool> Executable::runRaw(const std::vector<void *> &args) {
   return true;
 }
 
+Result<bool> Executable::runOn(const std::vector<DevicePtr> &args) {
+  if (cuda) {
+    if (Result<bool> ok = cuda->launch(args); !ok)
+      return ok;
+    return cuda->readChecks();
+  }
+  std::vector<void *> ptrs;
+  ptrs.reserve(args.size());
+  for (DevicePtr a : args)
+    ptrs.push_back(reinterpret_cast<void *>(static_cast<uintptr_t>(a)));
+  return runPlain(ptrs);
+}
+
 Result<bool> Executable::runPlain(const std::vector<void *> &args) {
   if (cuda)
     return cuda->run(args);

@@ -116,8 +116,8 @@ static void twice(void **p, unsigned n) {
   float *x = *(float **)p[0];
   for (unsigned i = 0; i < n; ++i) x[i] *= 2;
 }
-struct fn { const char *name; kernel_fn f; };
-static struct fn fns[] = {{"vadd", vadd}, {"count", count}, {"twice", twice}};
+struct fn { const char *name; kernel_fn f; unsigned nparams; };
+static struct fn fns[] = {{"vadd", vadd, 3}, {"count", count, 2}, {"twice", twice, 1}};
 int cuModuleGetFunction(void **f, void *m, const char *name) {
   char entry[256] = ".entry ";
   strncat(entry, name, 200);
@@ -134,13 +134,79 @@ int cuMemFree_v2(dptr p) { free((void *)(size_t)p); --live_allocs; return 0; }
 int cuMemcpyHtoD_v2(dptr d, const void *s, size_t n) { memcpy((void *)(size_t)d, s, n); return 0; }
 int cuMemcpyDtoH_v2(void *d, dptr s, size_t n) { memcpy(d, (void *)(size_t)s, n); return 0; }
 int cuMemsetD8_v2(dptr d, unsigned char v, size_t n) { memset((void *)(size_t)d, v, n); return 0; }
+/* Graphs: a capture records kernels, copies and fills; a launch replays them. */
+struct node { int kind; struct fn *f; dptr vals[8]; unsigned threads; dptr dst, src; size_t n;
+              unsigned char value; };
+struct graph { struct node nodes[512]; int n; };
+static struct graph *capture;
+static void *capture_stream;
+static int live_streams, live_graphs;
+int fake_live_streams(void) { return live_streams; }
+int fake_live_graphs(void) { return live_graphs; }
+static struct node *record(void *stream) {
+  if (!capture || stream != capture_stream || capture->n >= 512) return 0;
+  return &capture->nodes[capture->n++];
+}
+static void run_kernel(struct fn *f, dptr *vals, unsigned threads) {
+  void *params[8];
+  for (unsigned i = 0; i < f->nparams; ++i) params[i] = &vals[i];
+  ++launches;
+  f->f(params, threads);
+}
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                    unsigned bz, unsigned shared, void *stream, void **params, void **extra) {
   if (gy != 1 || gz != 1 || by != 1 || bz != 1) return 1;
+  struct fn *k = (struct fn *)f;
+  struct node *nd = record(stream);
+  if (nd) {
+    nd->kind = 0; nd->f = k; nd->threads = gx * bx;
+    for (unsigned i = 0; i < k->nparams; ++i) nd->vals[i] = *(dptr *)params[i];
+    return 0;
+  }
   ++launches;
-  ((struct fn *)f)->f(params, gx * bx);
+  k->f(params, gx * bx);
   return 0;
 }
+#ifndef FAKE_NO_STREAMS
+int cuStreamCreate(void **s, unsigned flags) { *s = malloc(1); ++live_streams; return 0; }
+int cuStreamDestroy_v2(void *s) { free(s); --live_streams; return 0; }
+int cuStreamSynchronize(void *s) { return 0; }
+int cuMemcpyDtoD_v2(dptr d, dptr s, size_t n) { memmove((void *)(size_t)d, (void *)(size_t)s, n); return 0; }
+int cuMemcpyDtoDAsync_v2(dptr d, dptr s, size_t n, void *st) {
+  struct node *nd = record(st);
+  if (nd) { nd->kind = 1; nd->dst = d; nd->src = s; nd->n = n; return 0; }
+  memmove((void *)(size_t)d, (void *)(size_t)s, n); return 0;
+}
+int cuMemcpyHtoDAsync_v2(dptr d, const void *s, size_t n, void *st) { memcpy((void *)(size_t)d, s, n); return 0; }
+int cuMemcpyDtoHAsync_v2(void *d, dptr s, size_t n, void *st) { memcpy(d, (void *)(size_t)s, n); return 0; }
+int cuMemsetD8Async(dptr d, unsigned char v, size_t n, void *st) {
+  struct node *nd = record(st);
+  if (nd) { nd->kind = 2; nd->dst = d; nd->value = v; nd->n = n; return 0; }
+  memset((void *)(size_t)d, v, n); return 0;
+}
+int cuStreamBeginCapture_v2(void *s, int mode) {
+  if (capture) return 1;
+  capture = calloc(1, sizeof *capture); capture_stream = s; return 0;
+}
+int cuStreamEndCapture(void *s, void **g) {
+  if (!capture || s != capture_stream) return 1;
+  *g = capture; capture = 0; ++live_graphs; return 0;
+}
+int cuGraphInstantiateWithFlags(void **e, void *g, unsigned long long flags) { *e = g; return 0; }
+int cuGraphGetNodes(void *g, void **nodes, size_t *n) { *n = ((struct graph *)g)->n; return 0; }
+int cuGraphLaunch(void *e, void *s) {
+  struct graph *g = (struct graph *)e;
+  for (int i = 0; i < g->n; ++i) {
+    struct node *nd = &g->nodes[i];
+    if (nd->kind == 0) run_kernel(nd->f, nd->vals, nd->threads);
+    else if (nd->kind == 1) memmove((void *)(size_t)nd->dst, (void *)(size_t)nd->src, nd->n);
+    else memset((void *)(size_t)nd->dst, nd->value, nd->n);
+  }
+  return 0;
+}
+int cuGraphExecDestroy(void *e) { return 0; }
+int cuGraphDestroy(void *g) { free(g); --live_graphs; return 0; }
+#endif
 int cuEventCreate(void **e, unsigned flags) { *e = calloc(1, sizeof(double)); return 0; }
 int cuEventDestroy_v2(void *e) { free(e); return 0; }
 int cuEventRecord(void *e, void *s) {
@@ -282,12 +348,14 @@ TEST(CudaTest, FakeDriverRunsAShapedProgram) {
     Result<std::unique_ptr<Executable>> exe = Executable::loadCuda(vaddPlan(), kFakePtx);
     ASSERT_TRUE(exe.ok()) << exe.error();
     EXPECT_EQ((*exe)->backend(), Backend::CUDA);
-    EXPECT_EQ(fakeCount(lib, "fake_live_allocs"), allocsBefore + 3);
+    // No device buffers until a run copies through them.
+    EXPECT_EQ(fakeCount(lib, "fake_live_allocs"), allocsBefore);
     HostBuffer a(DType::F32, {8}), b(DType::F32, {8});
     a.fillRandom(1);
     b.fillRandom(2);
     Result<std::vector<HostBuffer>> values = (*exe)->run({{0, &a}, {1, &b}});
     ASSERT_TRUE(values.ok()) << values.error();
+    EXPECT_EQ(fakeCount(lib, "fake_live_allocs"), allocsBefore + 3);
     ASSERT_EQ(values->size(), 1u);
     EXPECT_EQ((*values)[0].shape(), (std::vector<int64_t>{2, 4}));
     for (int i = 0; i < 8; ++i)
@@ -359,6 +427,147 @@ TEST(CudaTest, FakeDriverTemporariesPersistAndInPlace) {
     EXPECT_EQ(x.as<float>()[i], 4.0f * i);
   EXPECT_EQ((*ip)->run({}).error(),
             "run: this program reads and writes its buffers in place (use runInPlace)");
+}
+
+TEST(CudaTest, FakeDriverRunsOnDeviceMemory) {
+  if (!haveCompiler())
+    GTEST_SKIP() << "no C compiler (cc)";
+  std::string lib = fakeDriver();
+  ASSERT_FALSE(lib.empty());
+  ScopedEnv env("UOP_LIBCUDA", lib.c_str());
+  int allocsBefore = fakeCount(lib, "fake_live_allocs");
+  {
+    Result<std::shared_ptr<Device>> dev = Device::cuda();
+    ASSERT_TRUE(dev.ok()) << dev.error();
+    EXPECT_EQ((*dev)->backend(), Backend::CUDA);
+    EXPECT_EQ((*dev)->name(), "Fake GPU (sm_90)");
+    Result<std::shared_ptr<Device>> again = Device::cuda();
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->get(), dev->get());
+    Result<std::unique_ptr<Executable>> exe = Executable::loadCuda(vaddPlan(), kFakePtx);
+    ASSERT_TRUE(exe.ok()) << exe.error();
+    HostBuffer a(DType::F32, {8}), b(DType::F32, {8}), out(DType::F32, {8});
+    a.fillRandom(1);
+    b.fillRandom(2);
+    auto da = (*dev)->allocate(a.bytes()), db = (*dev)->allocate(b.bytes()),
+         dout = (*dev)->allocate(out.bytes());
+    ASSERT_TRUE(da.ok() && db.ok() && dout.ok());
+    ASSERT_TRUE((*dev)->copyIn(**da, a.data(), a.bytes()).ok());
+    ASSERT_TRUE((*dev)->copyIn(**db, b.data(), b.bytes()).ok());
+    // The program runs on the caller's buffers: no staging buffer of its own.
+    Result<bool> ran = (*exe)->runOn({(*da)->ptr(), (*db)->ptr(), (*dout)->ptr()});
+    ASSERT_TRUE(ran.ok()) << ran.error();
+    EXPECT_EQ(fakeCount(lib, "fake_live_allocs"), allocsBefore + 3);
+    ASSERT_TRUE((*dev)->copyOut(out.data(), **dout, out.bytes()).ok());
+    for (int i = 0; i < 8; ++i)
+      EXPECT_EQ(out.as<float>()[i], a.as<float>()[i] + b.as<float>()[i]);
+    // Device to device.
+    ASSERT_TRUE((*dev)->copy(**da, **dout, 32).ok());
+    HostBuffer back(DType::F32, {8});
+    ASSERT_TRUE((*dev)->copyOut(back.data(), **da, 32).ok());
+    EXPECT_EQ(back.as<float>()[3], out.as<float>()[3]);
+    const DeviceStats &st = (*dev)->stats();
+    EXPECT_EQ(st.copiesIn, 2u);
+    EXPECT_EQ(st.bytesIn, 64u);
+    EXPECT_EQ(st.copiesOut, 2u);
+    EXPECT_EQ(st.copies, 1u);
+    EXPECT_EQ(st.allocations, 3u);
+    // Misuse is an error, never a crash.
+    EXPECT_EQ((*exe)->runOn({(*da)->ptr()}).error(),
+              "the program takes more buffers than the 1 given");
+    EXPECT_EQ((*dev)->copyIn(**da, a.data(), 64).error(),
+              "copy of 64 bytes into a device array of 32");
+  }
+  EXPECT_EQ(fakeCount(lib, "fake_live_allocs"), allocsBefore);
+}
+
+TEST(CudaTest, FakeDriverCapturesAGraph) {
+  if (!haveCompiler())
+    GTEST_SKIP() << "no C compiler (cc)";
+  std::string lib = fakeDriver();
+  ASSERT_FALSE(lib.empty());
+  ScopedEnv env("UOP_LIBCUDA", lib.c_str());
+  {
+    // twice(x) twice: x *= 4 per run, 2 launches.
+    HostPlan q;
+    q.form = HostPlan::InPlace;
+    q.args = {{PlanArg::Input, 0, DType::F32, 4, true, true}};
+    q.kernels = {{"twice", 2, 4, 32, ""}};
+    PlanLaunch t;
+    t.kernel = 0;
+    t.args = {0};
+    t.block[0] = 4;
+    q.launches = {t, t};
+    Result<std::unique_ptr<Executable>> exe = Executable::loadCuda(q, kFakePtx);
+    ASSERT_TRUE(exe.ok()) << exe.error();
+    Result<std::shared_ptr<Device>> dev = Device::cuda();
+    ASSERT_TRUE(dev.ok());
+    auto x = (*dev)->allocate(16);
+    ASSERT_TRUE(x.ok());
+    float init[4] = {0, 1, 2, 3};
+    ASSERT_TRUE((*dev)->copyIn(**x, init, 16).ok());
+    Result<CudaStream> stream = CudaStream::create(*CudaDevice::get());
+    ASSERT_TRUE(stream.ok()) << stream.error();
+    EXPECT_EQ(fakeCount(lib, "fake_live_streams"), 1);
+    int before = fakeCount(lib, "fake_launches");
+    Result<CudaGraph> graph = CudaGraph::capture(*stream, [&] {
+      return (*exe)->cudaProgram()->launch({(*x)->ptr()}, &*stream);
+    });
+    ASSERT_TRUE(graph.ok()) << graph.error();
+    EXPECT_EQ(graph->nodes(), 2u);
+    EXPECT_EQ(fakeCount(lib, "fake_launches"), before); // captured, not run
+    for (int i = 0; i < 3; ++i)
+      ASSERT_TRUE(graph->launch(*stream).ok());
+    ASSERT_TRUE(stream->synchronize().ok());
+    EXPECT_EQ(fakeCount(lib, "fake_launches"), before + 6);
+    float got[4];
+    ASSERT_TRUE((*dev)->copyOut(got, **x, 16).ok());
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(got[i], 64.0f * i);
+    // A stream's copies and fills are captured too.
+    auto y = (*dev)->allocate(16);
+    Result<CudaGraph> copies = CudaGraph::capture(*stream, [&]() -> Result<bool> {
+      if (Result<bool> ok = stream->fill((*y)->ptr(), 0, 16); !ok)
+        return ok;
+      return stream->copy((*y)->ptr(), (*x)->ptr(), 8);
+    });
+    ASSERT_TRUE(copies.ok()) << copies.error();
+    EXPECT_EQ(copies->nodes(), 2u);
+    ASSERT_TRUE(copies->launch(*stream).ok());
+    ASSERT_TRUE((*dev)->copyOut(got, **y, 16).ok());
+    EXPECT_EQ(got[1], 64.0f);
+    EXPECT_EQ(got[2], 0.0f);
+    // An error while recording ends the capture; the stream captures again.
+    Result<CudaGraph> failed =
+        CudaGraph::capture(*stream, []() -> Result<bool> { return Error{"boom"}; });
+    ASSERT_FALSE(failed.ok());
+    EXPECT_EQ(failed.error(), "boom");
+    Result<CudaGraph> again = CudaGraph::capture(*stream, [] { return Result<bool>(true); });
+    ASSERT_TRUE(again.ok()) << again.error();
+    EXPECT_EQ(again->nodes(), 0u);
+  }
+  EXPECT_EQ(fakeCount(lib, "fake_live_graphs"), 0);
+  EXPECT_EQ(fakeCount(lib, "fake_live_streams"), 0);
+}
+
+TEST(CudaTest, FakeDriverWithoutStreams) {
+  if (!haveCompiler())
+    GTEST_SKIP() << "no C compiler (cc)";
+  std::string lib = fakeDriver("-DFAKE_NO_STREAMS");
+  ASSERT_FALSE(lib.empty());
+  ScopedEnv env("UOP_LIBCUDA", lib.c_str());
+  Result<std::shared_ptr<CudaDevice>> dev = CudaDevice::get();
+  ASSERT_TRUE(dev.ok()) << dev.error();
+  Result<CudaStream> stream = CudaStream::create(*dev);
+  ASSERT_FALSE(stream.ok());
+  EXPECT_EQ(stream.error(), lib + " has no cuStreamCreate (CUDA streams and graphs need a driver "
+                                  "of CUDA 11.4 or later)");
+  // Programs still run, on the default stream.
+  Result<std::unique_ptr<Executable>> exe = Executable::loadCuda(vaddPlan(), kFakePtx);
+  ASSERT_TRUE(exe.ok()) << exe.error();
+  HostBuffer a(DType::F32, {8}), b(DType::F32, {8});
+  Result<std::vector<HostBuffer>> values = (*exe)->run({{0, &a}, {1, &b}});
+  ASSERT_TRUE(values.ok()) << values.error();
 }
 
 TEST(CudaTest, FakeDriverErrors) {

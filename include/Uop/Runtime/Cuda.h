@@ -23,6 +23,18 @@
 // calling thread first, so objects may be used from any thread (one at a
 // time per object).
 //
+// Work a caller keeps on the device between runs (the Tensor frontend's
+// cuda contexts, a training step replayed by uop-runner) runs on device
+// buffers it owns: CudaProgram::launch takes their addresses, and a
+// CudaStream orders copies and launches that a CudaGraph can capture once
+// and replay with one launch:
+//
+//   auto stream = uop::rt::CudaStream::create(*dev);
+//   auto graph = uop::rt::CudaGraph::capture(*stream, [&] {
+//     return program->launch({a->ptr(), out->ptr()}, &*stream);
+//   });
+//   graph->launch(*stream); stream->synchronize();
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef UOP_RUNTIME_CUDA_H
@@ -33,6 +45,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -120,15 +133,19 @@ private:
   size_t bytes = 0;
 };
 
+class CudaStream;
+
 /// A kernel of a loaded module (CUfunction). Valid while its module lives.
 class CudaFunction {
 public:
   const std::string &name() const { return fname; }
-  /// cuLaunchKernel on the default stream with one device pointer per
-  /// parameter (in order); asynchronous (errors of the kernel itself show at
-  /// the next synchronize). Dimensions are checked to fit the driver's.
+  /// cuLaunchKernel on `stream` (null: the default stream) with one device
+  /// pointer per parameter (in order); asynchronous (errors of the kernel
+  /// itself show at the next synchronize). Dimensions are checked to fit
+  /// the driver's.
   Result<bool> launch(const int64_t grid[3], const int64_t block[3],
-                      const std::vector<DevicePtr> &params, unsigned sharedBytes = 0) const;
+                      const std::vector<DevicePtr> &params, unsigned sharedBytes = 0,
+                      const CudaStream *stream = nullptr) const;
 
 private:
   friend class CudaModule;
@@ -186,17 +203,101 @@ private:
   void *ev = nullptr;
 };
 
+/// A CUDA stream (cuStreamCreate, CU_STREAM_NON_BLOCKING): work enqueued
+/// on it runs in order, and apart from the default stream's. Its copies and
+/// fills are asynchronous (a copy from or to host memory is staged by the
+/// driver; the host memory must stay valid until the stream gets there).
+/// The stream entry points are loaded when the driver has them; without
+/// them (a driver before CUDA 11.4) create() says so.
+class CudaStream {
+public:
+  static Result<CudaStream> create(std::shared_ptr<CudaDevice> device);
+  CudaStream(CudaStream &&other) noexcept;
+  CudaStream &operator=(CudaStream &&other) noexcept;
+  CudaStream(const CudaStream &) = delete;
+  CudaStream &operator=(const CudaStream &) = delete;
+  ~CudaStream();
+
+  /// The CUstream.
+  void *handle() const { return stream; }
+  const std::shared_ptr<CudaDevice> &device() const { return dev; }
+  /// cuStreamSynchronize: waits for the stream's work; reports errors of
+  /// earlier asynchronous launches.
+  Result<bool> synchronize() const;
+  /// `n` bytes device to device, host to device, device to host; `n` bytes
+  /// of `value` (cuMemcpy*Async, cuMemsetD8Async).
+  Result<bool> copy(DevicePtr dst, DevicePtr src, size_t n) const;
+  Result<bool> copyIn(DevicePtr dst, const void *src, size_t n) const;
+  Result<bool> copyOut(void *dst, DevicePtr src, size_t n) const;
+  Result<bool> fill(DevicePtr dst, unsigned char value, size_t n) const;
+
+private:
+  CudaStream() = default;
+  std::shared_ptr<CudaDevice> dev;
+  void *stream = nullptr;
+};
+
+/// A CUDA graph: the work one call issued on a stream, captured
+/// (cuStreamBeginCapture/cuStreamEndCapture) and instantiated
+/// (cuGraphInstantiateWithFlags), then replayed with one cuGraphLaunch, the
+/// kernels' parameters as they were captured. Move-only; destroyed with the
+/// object.
+class CudaGraph {
+public:
+  /// Captures what `record` enqueues on `stream` (launches, copies, fills on
+  /// that stream; a call that would synchronize fails the capture) and
+  /// instantiates it. An error of `record` ends the capture and is returned.
+  static Result<CudaGraph> capture(CudaStream &stream, const std::function<Result<bool>()> &record);
+  CudaGraph(CudaGraph &&other) noexcept;
+  CudaGraph &operator=(CudaGraph &&other) noexcept;
+  CudaGraph(const CudaGraph &) = delete;
+  CudaGraph &operator=(const CudaGraph &) = delete;
+  ~CudaGraph();
+
+  /// cuGraphLaunch on `stream`: asynchronous.
+  Result<bool> launch(const CudaStream &stream) const;
+  /// The nodes captured (kernels, copies, fills).
+  size_t nodes() const { return numNodes; }
+
+private:
+  CudaGraph() = default;
+  std::shared_ptr<CudaDevice> dev;
+  void *graph = nullptr, *exec = nullptr;
+  size_t numNodes = 0;
+};
+
 /// The CUDA side of an Executable: the module of a program's kernels, one
-/// function per plan kernel, and one device buffer per plan argument
-/// (temporaries included, zeroed once and kept across runs). Use it through
-/// Executable::loadCuda, which gives it the CPU executable's interface.
+/// function per plan kernel, and the device buffers of the plan's own
+/// arguments (temporaries and check records, zeroed once and kept across
+/// runs). Two ways to run it: run() and bench() take host memory and copy
+/// it through device buffers of their own (made at the first such call);
+/// launch() runs on device buffers the caller keeps, with no copy. Use it
+/// through Executable::loadCuda, which gives it the CPU executable's
+/// interface.
 class CudaProgram {
 public:
   /// Loads `cubin` when given (falling back to `ptx` when the cubin is not
   /// for this GPU and there is PTX), else `ptx`; looks up every kernel of
-  /// `plan` and allocates its buffers.
+  /// `plan` and allocates its own buffers.
   static Result<std::unique_ptr<CudaProgram>> load(const HostPlan &plan, const std::string &ptx,
                                                    const std::string &cubin = "");
+
+  /// Enqueues the plan's launches on `stream` (null: the default stream),
+  /// on device buffers: `args[i]` the address of the i-th argument that is
+  /// not the program's own (in plan order, as runRaw's host pointers), at
+  /// least as large as the plan says. With `resetChecks`, the check records
+  /// are zeroed first (on the stream). Asynchronous; readChecks() reads what
+  /// the checks found once the stream is done.
+  Result<bool> launch(const std::vector<DevicePtr> &args, const CudaStream *stream = nullptr,
+                      bool resetChecks = true);
+  /// Whether the plan has run-time checks.
+  bool hasChecks() const;
+  /// Zeroes the check records, on `stream` (null: the default stream, and
+  /// synchronously).
+  Result<bool> clearChecks(const CudaStream *stream = nullptr);
+  /// Synchronizes, then reads the check records: the first failed check is
+  /// the error ("LOC: error: ...").
+  Result<bool> readChecks();
 
   /// Copies the non-temporary arguments in (`hostArgs[i]`: the host data of
   /// the i-th non-temporary argument, in plan order), runs `repeat` times,
@@ -211,25 +312,27 @@ public:
   Result<std::vector<double>> bench(const std::vector<void *> &hostArgs, int runs);
 
   const std::shared_ptr<CudaDevice> &device() const { return dev; }
-  /// The device buffer of plan argument `i`.
-  const DeviceBuffer &buffer(size_t i) const { return buffers.at(i); }
 
 private:
   CudaProgram() = default;
+  /// Allocates the device buffers of the arguments that run() copies (once).
+  Result<bool> stage();
   Result<bool> copyIn(const std::vector<void *> &hostArgs);
   Result<bool> copyOut(const std::vector<void *> &hostArgs);
-  Result<bool> launchAll();
-  /// Zeroes the check records (before a run's launches); reads them back
-  /// after, a failed check being the run's error (see PlanArg::Check).
-  Result<bool> resetChecks();
-  Result<bool> readChecks();
+  /// The staged buffers' addresses, in launch() order.
+  std::vector<DevicePtr> stagedArgs() const;
 
   HostPlan plan;
   std::shared_ptr<CudaDevice> dev;
   std::unique_ptr<CudaModule> module;
-  std::vector<CudaFunction> functions;        ///< one per plan kernel
-  std::vector<DeviceBuffer> buffers;          ///< one per plan argument
-  std::vector<std::vector<DevicePtr>> params; ///< one per plan launch
+  std::vector<CudaFunction> functions; ///< one per plan kernel
+  /// One per plan argument: the program's own (temporaries, check records)
+  /// from the load; the others, run()'s staging buffers, once staged.
+  std::vector<DeviceBuffer> buffers;
+  bool staged = false;
+  /// The launches' parameters for the last `args` given to launch().
+  std::vector<DevicePtr> lastArgs;
+  std::vector<std::vector<DevicePtr>> params;
 };
 
 } // namespace uop::rt

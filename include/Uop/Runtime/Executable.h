@@ -15,7 +15,8 @@
 // where the program runs. A CUDA executable owns one device buffer per plan
 // argument (temporaries included, kept across runs); each run copies the
 // host buffers in, launches the plan's launches in order, synchronizes and
-// copies back what the program writes.
+// copies back what the program writes. runOn runs either backend on
+// buffers a caller keeps in the device's memory (Device.h), with no copy.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,7 @@
 #define UOP_RUNTIME_EXECUTABLE_H
 
 #include "Uop/Runtime/Buffer.h"
+#include "Uop/Runtime/Cuda.h"
 #include "Uop/Runtime/Loader.h"
 #include "Uop/Runtime/Plan.h"
 #include "Uop/Runtime/Result.h"
@@ -105,6 +107,15 @@ public:
   /// CUDA: the pointers are host memory, copied in and back (the outputs /
   /// written slots) around the launches.
   Result<bool> runRaw(const std::vector<void *> &args);
+
+  /// Runs the plan on buffers in the memory of the device it runs on
+  /// (Device.h): one address per argument that is not the executable's own,
+  /// in plan order, as runRaw's pointers. No copy: a CPU executable takes
+  /// host addresses (Device::host()'s), a CUDA one device addresses
+  /// (Device::cuda()'s) and enqueues its launches on the default stream,
+  /// asynchronously, unless the plan has run-time checks, which it then
+  /// waits for and reads. A failed check is the run's error, as runRaw's.
+  Result<bool> runOn(const std::vector<DevicePtr> &args);
 
   /// Times `runs` runs on `args` (as runRaw) after one warm-up run; returns
   /// the per-run seconds, sorted ascending. CPU: wall-clock time of each

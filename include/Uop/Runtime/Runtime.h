@@ -15,6 +15,7 @@
 #include "Uop/Runtime/Bundle.h"
 #include "Uop/Runtime/Cache.h"
 #include "Uop/Runtime/Cuda.h"
+#include "Uop/Runtime/Device.h"
 #include "Uop/Runtime/Driver.h"
 #include "Uop/Runtime/Executable.h"
 #include "Uop/Runtime/Loader.h"
