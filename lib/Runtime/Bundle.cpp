@@ -6,6 +6,9 @@
 
 #include "Uop/Runtime/Bundle.h"
 
+#include "BundleFormat.h"
+#include "Uop/Runtime/Step.h"
+
 #include "Uop/Runtime/HostCpu.h"
 #include "Uop/Runtime/Cache.h"
 #include "Uop/Runtime/Cuda.h"
@@ -27,7 +30,7 @@ using namespace uop::rt;
 namespace {
 constexpr char kMagic[8] = {'\x89', 'U', 'O', 'P', 'X', '\r', '\n', '\x1a'};
 constexpr size_t kHeaderSize = 24, kChecksumSize = 32;
-constexpr uint32_t kMaxEntries = 64, kMaxNameLength = 64;
+constexpr uint32_t kMaxEntries = 64, kMaxStepEntries = 65536, kMaxNameLength = 64;
 
 void putU32(std::string &out, uint32_t v) {
   for (int i = 0; i < 4; ++i)
@@ -109,8 +112,28 @@ Bundle Bundle::cuda(HostPlan plan, std::string ptx, std::string chip, std::strin
   return b;
 }
 
+std::string uop::rt::detail::encodeContainer(uint32_t version, const BundleEntries &entries) {
+  uint64_t size = kHeaderSize + kChecksumSize;
+  for (auto &[name, data] : entries)
+    size += 4 + name.size() + 8 + data.size();
+  std::string out(kMagic, sizeof(kMagic));
+  out.reserve(size);
+  putU32(out, version);
+  putU32(out, static_cast<uint32_t>(entries.size()));
+  putU64(out, size);
+  for (auto &[name, data] : entries) {
+    putU32(out, static_cast<uint32_t>(name.size()));
+    out += name;
+    putU64(out, data.size());
+    out += data;
+  }
+  std::array<uint8_t, 32> digest = Sha256().update(out).final();
+  out.append(reinterpret_cast<const char *>(digest.data()), digest.size());
+  return out;
+}
+
 std::string uop::rt::encodeBundle(const Bundle &bundle) {
-  std::vector<std::pair<std::string, std::string>> entries = {
+  detail::BundleEntries entries = {
       {"target", backendName(bundle.target)},
       {"arch", bundle.arch},
       {"producer", bundle.producer},
@@ -128,26 +151,11 @@ std::string uop::rt::encodeBundle(const Bundle &bundle) {
     if (!bundle.cubin.empty())
       entries.push_back({"cuda.cubin", bundle.cubin});
   }
-  uint64_t size = kHeaderSize + kChecksumSize;
-  for (auto &[name, data] : entries)
-    size += 4 + name.size() + 8 + data.size();
-  std::string out(kMagic, sizeof(kMagic));
-  out.reserve(size);
-  putU32(out, kBundleVersion);
-  putU32(out, static_cast<uint32_t>(entries.size()));
-  putU64(out, size);
-  for (auto &[name, data] : entries) {
-    putU32(out, static_cast<uint32_t>(name.size()));
-    out += name;
-    putU64(out, data.size());
-    out += data;
-  }
-  std::array<uint8_t, 32> digest = Sha256().update(out).final();
-  out.append(reinterpret_cast<const char *>(digest.data()), digest.size());
-  return out;
+  return detail::encodeContainer(kBundleVersion, entries);
 }
 
-Result<Bundle> uop::rt::decodeBundle(std::string_view bytes, const std::string &name) {
+Result<detail::BundleContents> uop::rt::detail::decodeContainer(std::string_view bytes,
+                                                               const std::string &name) {
   auto fail = [&](const std::string &why) { return Error{name + ": " + why}; };
   if (bytes.size() < sizeof(kMagic) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0)
     return fail(bytes.empty() ? "not a uop bundle (an empty file)"
@@ -155,9 +163,10 @@ Result<Bundle> uop::rt::decodeBundle(std::string_view bytes, const std::string &
   if (bytes.size() < kHeaderSize)
     return fail("truncated uop bundle (" + std::to_string(bytes.size()) + " bytes)");
   uint32_t version = static_cast<uint32_t>(getLE(bytes, 8, 4));
-  if (version != kBundleVersion)
+  if (version != kBundleVersion && version != kStepBundleVersion)
     return fail("a uop bundle of format version " + std::to_string(version) +
-                " (this uop reads version " + std::to_string(kBundleVersion) + ")");
+                " (this uop reads versions " + std::to_string(kBundleVersion) + " and " +
+                std::to_string(kStepBundleVersion) + ")");
   uint32_t count = static_cast<uint32_t>(getLE(bytes, 12, 4));
   uint64_t size = getLE(bytes, 16, 8);
   if (bytes.size() < size || bytes.size() < kHeaderSize + kChecksumSize)
@@ -170,10 +179,12 @@ Result<Bundle> uop::rt::decodeBundle(std::string_view bytes, const std::string &
   std::array<uint8_t, 32> digest = Sha256().update(body).final();
   if (std::memcmp(digest.data(), bytes.data() + body.size(), kChecksumSize) != 0)
     return fail("corrupted uop bundle (checksum mismatch)");
-  if (count > kMaxEntries)
+  if (count > (version == kBundleVersion ? kMaxEntries : kMaxStepEntries))
     return fail("malformed uop bundle (" + std::to_string(count) + " entries)");
 
-  std::map<std::string, std::string_view> entries;
+  BundleContents contents;
+  contents.version = version;
+  auto &entries = contents.entries;
   size_t off = kHeaderSize;
   for (uint32_t i = 0; i < count; ++i) {
     auto bad = [&](const std::string &what) {
@@ -198,7 +209,18 @@ Result<Bundle> uop::rt::decodeBundle(std::string_view bytes, const std::string &
   if (off != body.size())
     return fail("malformed uop bundle (" + std::to_string(body.size() - off) +
                 " bytes after the last entry)");
+  return contents;
+}
 
+Result<Bundle> uop::rt::decodeBundle(std::string_view bytes, const std::string &name) {
+  auto fail = [&](const std::string &why) { return Error{name + ": " + why}; };
+  Result<detail::BundleContents> contents = detail::decodeContainer(bytes, name);
+  if (!contents)
+    return Error{contents.error()};
+  if (contents->version != kBundleVersion)
+    return fail("a training-step bundle, not a program (uop-runner " + name +
+                " --steps=N trains with it)");
+  auto &entries = contents->entries;
   auto get = [&](const char *key) -> std::optional<std::string> {
     auto it = entries.find(key);
     if (it == entries.end())
@@ -246,7 +268,7 @@ Result<bool> uop::rt::writeBundle(const std::string &path, const Bundle &bundle)
   return atomicWriteFile(path, encodeBundle(bundle));
 }
 
-Result<Bundle> uop::rt::readBundle(const std::string &path) {
+Result<std::string> uop::rt::detail::readContainerFile(const std::string &path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return Error{path + ": cannot read: " + sysError()};
@@ -279,7 +301,14 @@ Result<Bundle> uop::rt::readBundle(const std::string &path) {
     if (!readUpTo(fd, bytes, want))
       return Error{path + ": cannot read: " + sysError()};
   }
-  return decodeBundle(bytes, path);
+  return bytes;
+}
+
+Result<Bundle> uop::rt::readBundle(const std::string &path) {
+  Result<std::string> bytes = detail::readContainerFile(path);
+  if (!bytes)
+    return Error{bytes.error()};
+  return decodeBundle(*bytes, path);
 }
 
 namespace {

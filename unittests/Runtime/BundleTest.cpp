@@ -198,9 +198,9 @@ TEST(BundleTest, BadFiles) {
   std::string sum = good;
   sum[good.size() - 1] ^= 1;
   EXPECT_EQ(errorOf(sum), "corrupted uop bundle (checksum mismatch)");
-  std::string v2 = good;
-  v2[8] = 2;
-  EXPECT_EQ(errorOf(v2), "a uop bundle of format version 2 (this uop reads version 1)");
+  std::string v7 = good;
+  v7[8] = 7;
+  EXPECT_EQ(errorOf(v7), "a uop bundle of format version 7 (this uop reads versions 1 and 2)");
   // A lying size costs no huge read or allocation.
   std::string huge = good;
   for (int i = 16; i < 24; ++i)

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestUtil.h"
+#include "ToyStep.h"
 #include "Uop/Runtime/Runtime.h"
 
 #include "gtest/gtest.h"
@@ -116,8 +117,21 @@ static void twice(void **p, unsigned n) {
   float *x = *(float **)p[0];
   for (unsigned i = 0; i < n; ++i) x[i] *= 2;
 }
+/* ToyStep.h's programs: sgd(w, x, loss, w'), scale(loss, scale, count, scaled, count'). */
+static void sgd(void **p, unsigned n) {
+  const float *w = *(float **)p[0], *x = *(float **)p[1];
+  float *loss = *(float **)p[2], *nw = *(float **)p[3], l = 0;
+  for (int i = 0; i < 4; ++i) { float d = w[i] - x[i]; l += d * d; nw[i] = w[i] - 0.2f * d; }
+  *loss = l;
+}
+static void scale(void **p, unsigned n) {
+  const float *loss = *(float **)p[0], *s = *(float **)p[1], *c = *(float **)p[2];
+  *(*(float **)p[3]) = *loss * *s;
+  *(*(float **)p[4]) = *c + 1.0f;
+}
 struct fn { const char *name; kernel_fn f; unsigned nparams; };
-static struct fn fns[] = {{"vadd", vadd, 3}, {"count", count, 2}, {"twice", twice, 1}};
+static struct fn fns[] = {{"vadd", vadd, 3}, {"count", count, 2}, {"twice", twice, 1},
+                          {"sgd", sgd, 4}, {"scale", scale, 5}};
 int cuModuleGetFunction(void **f, void *m, const char *name) {
   char entry[256] = ".entry ";
   strncat(entry, name, 200);
@@ -568,6 +582,46 @@ TEST(CudaTest, FakeDriverWithoutStreams) {
   HostBuffer a(DType::F32, {8}), b(DType::F32, {8});
   Result<std::vector<HostBuffer>> values = (*exe)->run({{0, &a}, {1, &b}});
   ASSERT_TRUE(values.ok()) << values.error();
+}
+
+TEST(CudaTest, FakeDriverReplaysAStep) {
+  if (!haveCompiler())
+    GTEST_SKIP() << "no C compiler (cc)";
+  std::string lib = fakeDriver();
+  ASSERT_FALSE(lib.empty());
+  ScopedEnv env("UOP_LIBCUDA", lib.c_str());
+  StepBundle b = test::toyStepBundle(Backend::CUDA, "// sgd\n.visible .entry sgd(\n",
+                                     "// scale\n.visible .entry scale(\n", "sm_90");
+  test::ToyResult ref = test::toyReference(7);
+  for (bool graph : {true, false}) {
+    Result<std::unique_ptr<StepRunner>> runner = StepRunner::load(b, "toy.uopx", {graph});
+    ASSERT_TRUE(runner.ok()) << runner.error();
+    // Two graphs (one per parity of the state's buffers), each of the two
+    // kernels and the copy of `prev`, which is no output of its own.
+    EXPECT_EQ((*runner)->description(),
+              graph ? "cuda, Fake GPU (sm_90), 2 CUDA graphs of 3 nodes"
+                    : "cuda, Fake GPU (sm_90), kernels launched one by one");
+    ASSERT_TRUE((*runner)->setData(0, test::toyBatches()).ok());
+    int before = fakeCount(lib, "fake_launches");
+    std::vector<double> losses;
+    Result<bool> ran = (*runner)->run(7, 4, 0, [&](const StepReport &r) -> Result<bool> {
+      losses.insert(losses.end(), r.values.begin(), r.values.end());
+      return true;
+    });
+    ASSERT_TRUE(ran.ok()) << ran.error();
+    EXPECT_EQ(fakeCount(lib, "fake_launches"), before + 14);
+    ASSERT_EQ(losses.size(), 7u);
+    for (int s = 0; s < 7; ++s)
+      EXPECT_EQ(float(losses[s]), ref.losses[s]) << s;
+    Result<HostBuffer> w = (*runner)->tensor(0);
+    ASSERT_TRUE(w.ok()) << w.error();
+    for (int i = 0; i < 4; ++i)
+      EXPECT_EQ(w->as<float>()[i], ref.w[i]);
+    EXPECT_EQ((*runner)->tensor(2)->as<float>()[0], ref.count);
+    EXPECT_EQ((*runner)->tensor(3)->as<float>()[0], ref.prev);
+    EXPECT_EQ((*runner)->output(1)->as<float>()[0], ref.scaled[6]);
+  }
+  EXPECT_EQ(fakeCount(lib, "fake_live_graphs"), 0);
 }
 
 TEST(CudaTest, FakeDriverErrors) {

@@ -8,12 +8,13 @@
 // cubin of the CUDA kernels). uop-runner runs one; the execution engine
 // writes one.
 //
-// The file (.uopx, format version 1; every integer little-endian):
+// The file (.uopx; every integer little-endian):
 //
 //   offset  size  contents
 //   0       8     magic "\x89UOPX\r\n\x1a" (a text-mode transfer breaks it)
-//   8       4     format version (kBundleVersion)
-//   12      4     number of entries N (at most 64)
+//   8       4     format version: 1 (kBundleVersion) for a program, 2
+//                 (kStepBundleVersion, Step.h) for a training step
+//   12      4     number of entries N (at most 64; 65536 in format 2)
 //   16      8     size of the whole file in bytes, the checksum included
 //   24      ...   N entries, each: u32 name length (1 to 64), the name,
 //                 u64 data length, the data
@@ -28,7 +29,10 @@
 // one is refused), and the code:
 // "cpu.so" for CPU, "cuda.ptx" and/or "cuda.cubin" for CUDA. A reader
 // ignores entries it does not know (so version 1 can grow), and checks the
-// magic, version, size and checksum before looking at any entry.
+// magic, version, size and checksum before looking at any entry. A step
+// bundle (format 2) holds a training step's programs, its state and how
+// they connect (Step.h): this reader refuses it with a message that says
+// so, and an older runtime with "format version 2".
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,7 +90,9 @@ std::string encodeBundle(const Bundle &bundle);
 /// "P.uopx: not a uop bundle (bad magic)", "P.uopx: truncated uop bundle (100
 /// bytes; its header says 4096)", "P.uopx: corrupted uop bundle (checksum
 /// mismatch)", "P.uopx: a uop bundle of format version 7 (this uop reads
-/// version 1)", "P.uopx: the bundle's plan: ...".
+/// versions 1 and 2)", "P.uopx: the bundle's plan: ...", "P.uopx: a
+/// training-step bundle, not a program (uop-runner P.uopx --steps=N trains
+/// with it)".
 Result<Bundle> decodeBundle(std::string_view bytes, const std::string &name);
 
 /// Writes `bundle` to `path` atomically (a temporary file beside it, then

@@ -22,5 +22,6 @@
 #include "Uop/Runtime/Npy.h"
 #include "Uop/Runtime/Plan.h"
 #include "Uop/Runtime/Result.h"
+#include "Uop/Runtime/Step.h"
 
 #endif // UOP_RUNTIME_RUNTIME_H
