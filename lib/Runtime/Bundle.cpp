@@ -304,6 +304,15 @@ Result<std::string> uop::rt::detail::readContainerFile(const std::string &path) 
   return bytes;
 }
 
+Result<uint32_t> uop::rt::bundleFormat(const std::string &path) {
+  Result<std::string> bytes = detail::readContainerFile(path);
+  if (!bytes)
+    return Error{bytes.error()};
+  if (bytes->size() < kHeaderSize || std::memcmp(bytes->data(), kMagic, sizeof(kMagic)) != 0)
+    return Error{path + ": not a uop bundle"};
+  return static_cast<uint32_t>(getLE(*bytes, 8, 4));
+}
+
 Result<Bundle> uop::rt::readBundle(const std::string &path) {
   Result<std::string> bytes = detail::readContainerFile(path);
   if (!bytes)

@@ -114,6 +114,11 @@ Result<Bundle> readBundle(const std::string &path);
 /// failure on a device other than the bundle's arch says so.
 Result<std::unique_ptr<Executable>> loadBundle(const Bundle &bundle, const std::string &name);
 
+/// The format version in the header of the bundle at `path` (1: a program,
+/// 2: a training step, Step.h), read without checking the rest; errors as
+/// readBundle's.
+Result<uint32_t> bundleFormat(const std::string &path);
+
 /// readBundle then loadBundle.
 Result<std::unique_ptr<Executable>> loadBundle(const std::string &path);
 
