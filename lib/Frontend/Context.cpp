@@ -45,6 +45,8 @@ TensorContext::Impl::Impl(TensorOptions opts)
     else
       llvm::errs() << "uop: warning: $UOP_GC_OPS='" << env << "' is not a number of ops; ignored\n";
   }
+  // cuda and emulate keep realized values on their device (Storage.cpp).
+  deviceResident = options.compile.target != muop::CompileTarget::CPU;
   mlir.loadDialect<muop::UopDialect, func::FuncDialect>();
   graphModule = ModuleOp::create(UnknownLoc::get(&mlir));
   graph = graphModule->getBody();
@@ -61,6 +63,31 @@ TensorContext::Impl::Impl(TensorOptions opts)
 TensorContext::TensorContext(TensorOptions options)
     : p(std::make_unique<Impl>(std::move(options))) {}
 TensorContext::~TensorContext() = default;
+
+llvm::Expected<std::unique_ptr<TensorContext>> TensorContext::create(TensorOptions options) {
+  std::string error;
+  if (failed(muop::checkCompileOptions(options.compile, error)))
+    return llvm::createStringError(error);
+  auto ctx = std::make_unique<TensorContext>(std::move(options));
+  if (ctx->p->deviceResident)
+    if (llvm::Expected<rt::Device *> dev = ctx->p->getDevice(); !dev)
+      return dev.takeError();
+  return ctx;
+}
+
+const rt::DeviceStats *TensorContext::deviceStats() const {
+  return p->device ? &p->device->stats() : nullptr;
+}
+
+std::string TensorContext::deviceName() const {
+  if (!p->deviceResident)
+    return "cpu";
+  if (llvm::Expected<rt::Device *> dev = p->getDevice(); dev)
+    return std::string(muop::stringifyCompileTarget(p->options.compile.target)) + ", " +
+           (*dev)->name();
+  else
+    return llvm::toString(dev.takeError());
+}
 
 TensorContext &TensorContext::global() {
   static TensorContext *ctx = new TensorContext(); // never destroyed: tensors may outlive main

@@ -26,20 +26,27 @@ using namespace detail;
 /// `shape`).
 Tensor detail::dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> data,
                           const Shape &shape) {
-  auto &c = ctx.impl();
   if (prod(shape) != data->numel())
     return err("data of " + data->describe() + " does not fit shape " + shapeStr(shape));
-  if (data->numel() == 0)
+  return dataTensor(ctx, hostStorage(std::move(data)), shape);
+}
+
+Tensor detail::dataTensor(TensorContext &ctx, std::shared_ptr<Storage> data, const Shape &shape) {
+  auto &c = ctx.impl();
+  if (prod(shape) != data->numel)
+    return err("data of " + std::to_string(data->numel) + " elements does not fit shape " +
+               shapeStr(shape));
+  if (data->numel == 0)
     return err("empty tensors are not supported (shape " + shapeStr(shape) + ")");
   int64_t id = c.nextBufferId++;
   OpBuilder b(&c.mlir);
   b.setInsertionPointToEnd(c.graph);
   Location loc = UnknownLoc::get(&c.mlir);
-  Type dt = mlirDType(c.mlir, data->dtype());
-  Value v = muop::BufferOp::create(b, loc, RankedTensorType::get({data->numel()}, dt),
+  Type dt = mlirDType(c.mlir, data->dtype);
+  Value v = muop::BufferOp::create(b, loc, RankedTensorType::get({data->numel}, dt),
                                    static_cast<uint64_t>(id));
   ++c.built;
-  if (shape != Shape{data->numel()}) {
+  if (shape != Shape{data->numel}) {
     v = muop::ReshapeOp::create(b, loc, v, b.getDenseI64ArrayAttr(shape));
     ++c.built;
   }

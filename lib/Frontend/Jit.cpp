@@ -12,12 +12,20 @@
 
 #include "TensorImpl.h"
 
+#include "Uop/ExecutionEngine/ExecutionEngine.h"
+#include "Uop/IR/UopAttrs.h"
+#include "Uop/Runtime/Bundle.h"
+#include "Uop/Runtime/Step.h"
+
+#include "mlir/AsmParser/AsmParser.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <map>
 
 namespace uop {
 using detail::RealizeRecord;
@@ -38,12 +46,14 @@ struct Source {
   } kind = Fixed;
   size_t index = 0, value = 0;
   std::shared_ptr<TensorHolder> holder;
-  std::shared_ptr<rt::HostBuffer> data;
+  std::shared_ptr<detail::Storage> data;
 };
 
 /// One realize of the captured call.
 struct CapturedPlan {
   rt::Executable *exe = nullptr;
+  /// The program it runs (exportStep compiles it for its target).
+  std::shared_ptr<mlir::OwningOpRef<mlir::ModuleOp>> program;
   /// Per program slot.
   std::vector<Source> slots;
   std::vector<Shape> shapes;
@@ -160,6 +170,7 @@ llvm::Expected<std::vector<Tensor>> TinyJit::Impl::capture(llvm::ArrayRef<Tensor
   for (auto [j, r] : llvm::enumerate(records)) {
     CapturedPlan p;
     p.exe = r.exe;
+    p.program = r.program;
     p.shapes = r.shapes;
     const rt::HostPlan &plan = r.exe->plan();
     p.slots.resize(r.slotIds.size());
@@ -171,7 +182,7 @@ llvm::Expected<std::vector<Tensor>> TinyJit::Impl::capture(llvm::ArrayRef<Tensor
       if (!read[slot]) // the compiled program does not read it
         continue;
       auto data = detail::bufferData(ctx, id);
-      auto s = source(id, data ? data->shape() : Shape{}, data ? data->dtype() : DType::F32);
+      auto s = source(id, data ? Shape{data->numel} : Shape{}, data ? data->dtype : DType::F32);
       if (!s)
         return s.takeError();
       p.slots[slot] = std::move(*s);
@@ -221,7 +232,7 @@ llvm::Expected<std::vector<Tensor>> TinyJit::Impl::replay(llvm::ArrayRef<Tensor>
   auto &c = ctx.impl();
   c.collectGarbage();
   std::vector<std::vector<Tensor>> values(plans.size());
-  auto lookup = [&](const Source &s) -> std::shared_ptr<rt::HostBuffer> {
+  auto lookup = [&](const Source &s) -> std::shared_ptr<detail::Storage> {
     switch (s.kind) {
     case Source::Input:
       return detail::bufferData(inputs[s.index]);
@@ -240,7 +251,7 @@ llvm::Expected<std::vector<Tensor>> TinyJit::Impl::replay(llvm::ArrayRef<Tensor>
   auto t0 = Clock::now();
   for (size_t j = 0; j < plans.size(); ++j) {
     const CapturedPlan &p = plans[j];
-    auto input = [&](int64_t slot) -> llvm::Expected<std::shared_ptr<rt::HostBuffer>> {
+    auto input = [&](int64_t slot) -> llvm::Expected<std::shared_ptr<detail::Storage>> {
       if (slot < 0 || slot >= static_cast<int64_t>(p.slots.size()))
         return jitError("internal error: the plan reads slot " + llvm::Twine(slot));
       if (auto data = lookup(p.slots[slot]))
@@ -324,6 +335,183 @@ llvm::Expected<std::vector<Tensor>> TinyJit::operator()(llvm::ArrayRef<Tensor> i
 unsigned TinyJit::calls() const { return p->calls; }
 bool TinyJit::captured() const { return p->calls >= 2; }
 size_t TinyJit::numPlans() const { return p->plans.size(); }
+
+llvm::Error TinyJit::exportStep(const std::string &path, const mlir::uop::CompileOptions &options,
+                                llvm::ArrayRef<std::pair<std::string, Tensor>> names) {
+  Impl &j = *p;
+  auto &c = j.ctx.impl();
+  if (!captured())
+    return jitError("exportStep: nothing is captured yet (a TinyJit captures at its second "
+                    "call)");
+  rt::StepBundle b;
+  b.target = options.target == mlir::uop::CompileTarget::CUDA ? rt::Backend::CUDA
+                                                              : rt::Backend::CPU;
+  b.producer = "uop TinyJit";
+  rt::StepProgram &step = b.step;
+  for (auto &[dtype, shape] : j.inputTypes)
+    step.inputs.push_back({dtype, shape});
+
+  // The programs, each compiled once for `options`.
+  std::map<rt::Executable *, size_t> programOf;
+  for (auto [k, plan] : llvm::enumerate(j.plans)) {
+    if (programOf.count(plan.exe))
+      continue;
+    if (!plan.program || !*plan.program)
+      return jitError("exportStep: internal error: realize " + llvm::Twine(k) +
+                      " kept no program");
+    c.takeDiagnostics();
+    mlir::FailureOr<mlir::uop::CompiledProgram> compiled =
+        mlir::uop::compileProgram(**plan.program, options);
+    if (mlir::failed(compiled))
+      return jitError("exportStep: realize " + llvm::Twine(k) + " does not compile for " +
+                      mlir::uop::stringifyCompileTarget(options.target) + ": " +
+                      c.takeDiagnostics());
+    // The compiled program reads no slot the captured one does not.
+    for (const rt::PlanArg &a : compiled->plan.args)
+      if (a.kind == rt::PlanArg::Input &&
+          (a.slot < 0 || a.slot >= (int64_t)plan.slots.size() ||
+           (plan.slots[a.slot].kind == Source::Fixed && !plan.slots[a.slot].data)))
+        return jitError("exportStep: realize " + llvm::Twine(k) + " compiled for " +
+                        mlir::uop::stringifyCompileTarget(options.target) + " reads slot " +
+                        llvm::Twine(a.slot) + ", which the captured program does not");
+    std::string code;
+    if (b.target == rt::Backend::CUDA) {
+      code = std::move(compiled->ptx);
+      if (b.arch.empty())
+        b.arch = rt::ptxTarget(code);
+    } else {
+      auto lib = llvm::MemoryBuffer::getFile(compiled->library, /*IsText=*/false);
+      if (!lib)
+        return jitError("exportStep: " + compiled->library +
+                        ": cannot read: " + lib.getError().message());
+      code = (*lib)->getBuffer().str();
+      if (b.arch.empty()) {
+        auto cpu = llvm::dyn_cast_or_null<mlir::uop::TargetAttr>(
+            mlir::parseAttribute(compiled->machine, &c.mlir));
+        b.arch = rt::hostMachine() + " " + (cpu ? cpu.getCpu().str() : "?");
+      }
+    }
+    b.machine = compiled->machine;
+    b.features = compiled->features;
+    programOf[plan.exe] = b.programs.size();
+    b.programs.push_back({std::move(compiled->plan), std::move(code)});
+  }
+  step.numPrograms = b.programs.size();
+
+  // The tensors: the state (by holder) and the fixed data (by storage).
+  std::map<TensorHolder *, size_t> stateOf;
+  std::map<detail::Storage *, size_t> fixedOf;
+  std::map<TensorHolder *, std::string> nameOf;
+  for (auto &[name, t] : names)
+    if (t.holder())
+      nameOf.emplace(t.holder().get(), name);
+  std::vector<Tensor> stateTensors;
+  auto stateIndex = [&](const std::shared_ptr<TensorHolder> &h) {
+    auto [it, fresh] = stateOf.try_emplace(h.get(), step.tensors.size());
+    if (fresh) {
+      Tensor t(h);
+      rt::StepTensor st;
+      st.state = true;
+      st.dtype = t.dtype();
+      st.shape = t.shape();
+      auto named = nameOf.find(h.get());
+      st.name = named != nameOf.end() ? named->second : "state." + std::to_string(it->second);
+      step.tensors.push_back(std::move(st));
+      stateTensors.push_back(t);
+      b.tensors.emplace_back(); // its value, below
+    }
+    return it->second;
+  };
+  auto fixedIndex = [&](const std::shared_ptr<detail::Storage> &data,
+                        const Shape &shape) -> llvm::Expected<size_t> {
+    auto [it, fresh] = fixedOf.try_emplace(data.get(), step.tensors.size());
+    if (fresh) {
+      rt::StepTensor st;
+      st.state = false;
+      st.dtype = data->dtype;
+      st.shape = shape;
+      st.name = "fixed." + std::to_string(it->second);
+      step.tensors.push_back(std::move(st));
+      auto host = rt::HostBuffer::create(data->dtype, shape);
+      if (!host.ok())
+        return llvm::createStringError(host.error());
+      if (auto e = detail::copyToHost(j.ctx, *data, host->data(), data->numel))
+        return std::move(e);
+      b.tensors.push_back(host.take());
+    }
+    return it->second;
+  };
+  auto sourceOf = [&](const Source &s, const Shape &shape) -> llvm::Expected<rt::StepSource> {
+    rt::StepSource out;
+    switch (s.kind) {
+    case Source::Input:
+      out.kind = rt::StepSource::Input;
+      out.index = s.index;
+      break;
+    case Source::Produced:
+      out.kind = rt::StepSource::Produced;
+      out.index = s.index;
+      out.value = s.value;
+      break;
+    case Source::State:
+      out.kind = rt::StepSource::Tensor;
+      out.index = stateIndex(s.holder);
+      break;
+    case Source::Fixed: {
+      if (!s.data) // a slot the program does not read
+        break;
+      llvm::Expected<size_t> k = fixedIndex(s.data, shape);
+      if (!k)
+        return k.takeError();
+      out.kind = rt::StepSource::Tensor;
+      out.index = *k;
+      break;
+    }
+    }
+    return out;
+  };
+  for (const CapturedPlan &plan : j.plans) {
+    rt::StepRealize r;
+    r.program = programOf[plan.exe];
+    for (const Source &s : plan.slots) {
+      llvm::Expected<rt::StepSource> src =
+          sourceOf(s, s.data ? Shape{s.data->numel} : Shape{});
+      if (!src)
+        return src.takeError();
+      r.slots.push_back(*src);
+    }
+    r.values = plan.shapes;
+    step.realizes.push_back(std::move(r));
+  }
+  for (auto [k, plan] : llvm::enumerate(j.plans))
+    for (auto &[h, i] : plan.rebind)
+      step.tensors[stateIndex(h)].next = {rt::StepSource::Produced, k, i};
+  for (auto [k, s] : llvm::enumerate(j.outputs)) {
+    llvm::Expected<rt::StepSource> src = sourceOf(s, j.outputShapes[k]);
+    if (!src)
+      return src.takeError();
+    step.outputs.push_back(*src);
+    step.outputShapes.push_back(j.outputShapes[k]);
+  }
+  // The state's values now.
+  if (auto e = Tensor::realizeAll(stateTensors))
+    return e;
+  for (auto [k, t] : llvm::enumerate(stateTensors)) {
+    size_t index = stateOf[t.holder().get()];
+    llvm::Expected<rt::HostBuffer> v = t.numpy();
+    if (!v)
+      return v.takeError();
+    b.tensors[index] = std::move(*v);
+  }
+  // The text form checks the names and every reference.
+  rt::Result<rt::StepProgram> checked = rt::StepProgram::parse(step.serialize());
+  if (!checked)
+    return jitError("exportStep: " + checked.error());
+  rt::Result<bool> ok = rt::writeStepBundle(path, b);
+  if (!ok)
+    return jitError("exportStep: " + ok.error());
+  return llvm::Error::success();
+}
 
 void TinyJit::reset() {
   p->calls = 0;

@@ -254,6 +254,43 @@ llvm::Error SGD::step(llvm::ArrayRef<Tensor> extra) {
   return commit(updated, extra, before);
 }
 
+std::vector<std::string> Optimizer::paramNames(const Module &model) const {
+  std::vector<std::pair<std::string, Tensor>> named = model.namedParameters();
+  std::vector<std::string> out;
+  for (size_t k = 0; k < ps.size(); ++k) {
+    const Tensor &p = ps[k];
+    auto it = llvm::find_if(named, [&](const auto &n) { return n.second.sameAs(p); });
+    out.push_back(it != named.end() ? it->first : "param." + std::to_string(k));
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, Tensor>> Optimizer::namedState(const Module &model) const {
+  std::vector<std::pair<std::string, Tensor>> out;
+  for (auto [name, p] : llvm::zip(paramNames(model), ps))
+    out.emplace_back(name, p);
+  return out;
+}
+
+std::vector<std::pair<std::string, Tensor>> SGD::namedState(const Module &model) const {
+  std::vector<std::pair<std::string, Tensor>> out = Optimizer::namedState(model);
+  std::vector<std::string> names = paramNames(model);
+  for (auto [name, velocity] : llvm::zip(names, v))
+    out.emplace_back("sgd.v." + name, velocity);
+  return out;
+}
+
+std::vector<std::pair<std::string, Tensor>> AdamW::namedState(const Module &model) const {
+  std::vector<std::pair<std::string, Tensor>> out = Optimizer::namedState(model);
+  std::vector<std::string> names = paramNames(model);
+  for (auto [name, moment] : llvm::zip(names, m))
+    out.emplace_back("adamw.m." + name, moment);
+  for (auto [name, moment] : llvm::zip(names, v))
+    out.emplace_back("adamw.v." + name, moment);
+  out.emplace_back("adamw.t", t);
+  return out;
+}
+
 AdamW::AdamW(std::vector<Tensor> params, double lr, double b1, double b2, double eps, double wd)
     : Optimizer(std::move(params)), lr(lr), b1(b1), b2(b2), eps(eps), wd(wd) {
   for (const Tensor &p : ps) {

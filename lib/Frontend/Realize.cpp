@@ -151,61 +151,6 @@ static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots) {
 }
 
 //===----------------------------------------------------------------------===//
-// The output buffer pool
-//===----------------------------------------------------------------------===//
-
-/// Freed output buffers by (dtype, elements), for the next runs: a step's
-/// outputs have the sizes of the last step's, and a fresh large allocation
-/// costs a page fault per page (glibc returns large blocks to the system).
-/// The compiled kernels write every element of an output, so a recycled
-/// buffer needs no clearing.
-struct TensorContext::Impl::BufferPool {
-  std::map<std::pair<int, int64_t>, std::vector<std::unique_ptr<rt::HostBuffer>>> free;
-  size_t bytes = 0;
-  /// What the pool keeps at most.
-  static constexpr size_t kMaxBytes = size_t(256) << 20;
-  static constexpr size_t kMaxPerSize = 16;
-
-  void release(rt::HostBuffer *b) {
-    auto &list = free[{static_cast<int>(b->dtype()), b->numel()}];
-    if (list.size() >= kMaxPerSize || bytes + b->bytes() > kMaxBytes) {
-      delete b;
-      return;
-    }
-    bytes += b->bytes();
-    list.emplace_back(b);
-  }
-};
-
-/// A flat buffer of `n` elements from the pool (its contents undefined),
-/// returned to the pool when the last tensor using it goes.
-static rt::Result<std::shared_ptr<rt::HostBuffer>> poolBuffer(TensorContext::Impl &c, DType dtype,
-                                                              int64_t n) {
-  if (!c.pool)
-    c.pool = std::make_shared<TensorContext::Impl::BufferPool>();
-  auto &pool = *c.pool;
-  std::unique_ptr<rt::HostBuffer> b;
-  auto it = pool.free.find({static_cast<int>(dtype), n});
-  if (it != pool.free.end() && !it->second.empty()) {
-    b = std::move(it->second.back());
-    it->second.pop_back();
-    pool.bytes -= b->bytes();
-  } else {
-    auto fresh = rt::HostBuffer::create(dtype, {n});
-    if (!fresh.ok())
-      return rt::Error{fresh.error()};
-    b = std::make_unique<rt::HostBuffer>(fresh.take());
-  }
-  std::weak_ptr<TensorContext::Impl::BufferPool> weak = c.pool;
-  return std::shared_ptr<rt::HostBuffer>(b.release(), [weak](rt::HostBuffer *p) {
-    if (auto pool = weak.lock())
-      pool->release(p);
-    else
-      delete p;
-  });
-}
-
-//===----------------------------------------------------------------------===//
 // Realized buffers
 //===----------------------------------------------------------------------===//
 
@@ -227,13 +172,13 @@ int64_t detail::bufferIdOf(const Tensor &t) {
   return buf ? static_cast<int64_t>(buf->getSlot()) : -1;
 }
 
-std::shared_ptr<rt::HostBuffer> detail::bufferData(TensorContext &ctx, int64_t id) {
+std::shared_ptr<Storage> detail::bufferData(TensorContext &ctx, int64_t id) {
   auto &c = ctx.impl();
   auto it = c.buffers.find(id);
   return it == c.buffers.end() ? nullptr : it->second.lock();
 }
 
-std::shared_ptr<rt::HostBuffer> detail::bufferData(const Tensor &t) {
+std::shared_ptr<Storage> detail::bufferData(const Tensor &t) {
   int64_t id = bufferIdOf(t);
   return id < 0 ? nullptr : bufferData(*t.context(), id);
 }
@@ -291,7 +236,9 @@ llvm::Expected<rt::Executable *> TensorContext::compile(ArrayRef<Tensor> roots) 
 
 /// Binds `exe`'s arguments (program slot s reads `input(s)`; outputs come
 /// from the pool and become the values' data as they are, no copy), runs
-/// it, and returns one data tensor per plan value, shaped `shapes`.
+/// it, and returns one data tensor per plan value, shaped `shapes`. A
+/// device context binds device arrays (copying host data a plan reads to
+/// the device first) and runs on them; a host context binds host buffers.
 llvm::Expected<std::vector<Tensor>> detail::runPlan(TensorContext &ctx, rt::Executable *exe,
                                                     const SlotData &input, ArrayRef<Shape> shapes) {
   auto &c = ctx.impl();
@@ -299,46 +246,90 @@ llvm::Expected<std::vector<Tensor>> detail::runPlan(TensorContext &ctx, rt::Exec
   if (plan.values.size() != shapes.size())
     return llvm::createStringError("internal error: " + std::to_string(plan.values.size()) +
                                    " values for " + std::to_string(shapes.size()) + " roots");
+  rt::Device *dev = nullptr;
+  if (c.deviceResident) {
+    llvm::Expected<rt::Device *> got = c.getDevice();
+    if (!got)
+      return got.takeError();
+    dev = *got;
+    if (dev->backend() != exe->backend())
+      return llvm::createStringError(std::string("internal error: a ") +
+                                     rt::backendName(exe->backend()) + " program for the " +
+                                     rt::backendName(dev->backend()) + " device");
+  }
+  // Per plan argument: the storage it reads (inputs) or what it writes to.
+  std::vector<std::shared_ptr<Storage>> inputs(plan.args.size());
+  std::vector<std::shared_ptr<rt::HostBuffer>> hostArgs(plan.args.size());
+  std::vector<std::shared_ptr<rt::DeviceArray>> deviceArgs(plan.args.size());
   std::vector<void *> ptrs;
-  std::vector<std::shared_ptr<rt::HostBuffer>> argData(plan.args.size());
+  std::vector<rt::DevicePtr> addrs;
   for (auto [i, a] : llvm::enumerate(plan.args)) {
-    if (a.kind == rt::PlanArg::Temp)
+    if (a.owned())
       continue;
-    std::shared_ptr<rt::HostBuffer> data;
     if (a.kind == rt::PlanArg::Input) {
       auto got = input(a.slot);
       if (!got)
         return got.takeError();
-      data = std::move(*got);
-      if (data->dtype() != a.dtype || data->numel() != a.numel)
-        return llvm::createStringError("internal error: slot " + std::to_string(a.slot) + " is " +
-                                       data->describe());
+      inputs[i] = std::move(*got);
+      if (inputs[i]->dtype != a.dtype || inputs[i]->numel != a.numel)
+        return llvm::createStringError("internal error: slot " + std::to_string(a.slot) +
+                                       " holds " + std::to_string(inputs[i]->numel) + " x " +
+                                       rt::dtypeName(inputs[i]->dtype));
+      if (dev) {
+        auto arr = deviceData(ctx, *inputs[i]);
+        if (!arr)
+          return arr.takeError();
+        deviceArgs[i] = *arr;
+      } else {
+        auto host = hostData(ctx, *inputs[i]);
+        if (!host)
+          return host.takeError();
+        hostArgs[i] = *host;
+      }
+    } else if (dev) {
+      auto arr = poolDeviceArray(c, static_cast<size_t>(a.numel) * rt::dtypeSize(a.dtype));
+      if (!arr)
+        return llvm::createStringError("cannot allocate an output: " +
+                                       llvm::toString(arr.takeError()));
+      deviceArgs[i] = std::move(*arr);
     } else {
       auto b = poolBuffer(c, a.dtype, a.numel);
       if (!b.ok())
         return llvm::createStringError("cannot allocate an output: " + b.error());
-      data = b.take();
+      hostArgs[i] = b.take();
     }
-    ptrs.push_back(data->data());
-    argData[i] = std::move(data);
+    if (dev)
+      addrs.push_back(deviceArgs[i]->ptr());
+    else
+      ptrs.push_back(hostArgs[i]->data());
   }
-  auto ran = exe->runRaw(ptrs);
+  auto ran = dev ? exe->runOn(addrs) : exe->runRaw(ptrs);
   if (!ran.ok())
     return llvm::createStringError(ran.error());
   std::vector<Tensor> results;
   for (auto [i, shape] : llvm::enumerate(shapes)) {
     const rt::PlanValue &pv = plan.values[i];
-    std::shared_ptr<rt::HostBuffer> data =
-        pv.arg < argData.size() ? argData[pv.arg] : std::shared_ptr<rt::HostBuffer>();
-    if (!data)
+    if (pv.arg >= plan.args.size() || (!hostArgs[pv.arg] && !deviceArgs[pv.arg]))
       return llvm::createStringError("internal error: value " + std::to_string(i) +
                                      " is in no buffer");
-    if (prod(shape) != data->numel()) { // a value in a part of its buffer
-      auto part = rt::HostBuffer::create(data->dtype(), {prod(shape)});
+    const rt::PlanArg &a = plan.args[pv.arg];
+    std::shared_ptr<Storage> data;
+    if (inputs[pv.arg] && inputs[pv.arg]->numel == prod(shape)) {
+      data = inputs[pv.arg]; // the value is an input, as it is
+    } else if (dev) {
+      // A value in (a part of) its buffer: the device array is shared.
+      data = std::make_shared<Storage>();
+      data->dtype = a.dtype;
+      data->numel = prod(shape);
+      data->device = deviceArgs[pv.arg];
+    } else if (prod(shape) != hostArgs[pv.arg]->numel()) { // a value in a part of its buffer
+      auto part = rt::HostBuffer::create(a.dtype, {prod(shape)});
       if (!part.ok())
         return llvm::createStringError(part.error());
-      std::memcpy(part->data(), data->data(), part->bytes());
-      data = std::make_shared<rt::HostBuffer>(part.take());
+      std::memcpy(part->data(), hostArgs[pv.arg]->data(), part->bytes());
+      data = hostStorage(std::make_shared<rt::HostBuffer>(part.take()));
+    } else {
+      data = hostStorage(hostArgs[pv.arg]);
     }
     Tensor t = dataTensor(ctx, std::move(data), shape);
     if (!t.ok())
@@ -357,6 +348,11 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   if (roots.empty())
     return llvm::Error::success();
   auto &c = ctx->impl();
+  // A device context without its device (a cuda context with no GPU) says
+  // so before compiling anything.
+  if (c.deviceResident)
+    if (llvm::Expected<rt::Device *> dev = c.getDevice(); !dev)
+      return dev.takeError();
   // A safe point: the roots are nodes' values, and no op is being built.
   c.collectGarbage();
   ++c.realizations;
@@ -391,7 +387,7 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   c.last = exe;
   auto t1 = Clock::now();
   // Inputs are the graph's data.
-  auto input = [&](int64_t slot) -> llvm::Expected<std::shared_ptr<rt::HostBuffer>> {
+  auto input = [&](int64_t slot) -> llvm::Expected<std::shared_ptr<Storage>> {
     if (slot < 0 || slot >= static_cast<int64_t>(sl.inputs.size()))
       return llvm::createStringError("internal error: the plan reads slot " + std::to_string(slot));
     if (auto data = detail::bufferData(*ctx, sl.inputs[slot]))
@@ -429,6 +425,8 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   if (c.recording) {
     record = &c.recording->emplace_back();
     record->exe = exe;
+    record->program = std::make_shared<OwningOpRef<ModuleOp>>(
+        std::move(buildProgram(c, roots, sl).module));
     record->slotIds = sl.inputs;
     record->shapes = shapes;
     for (const Tensor &t : *results)
@@ -464,23 +462,27 @@ rt::Executable *TensorContext::lastExecutable() const { return p->last; }
 llvm::Expected<rt::HostBuffer> Tensor::numpy() const {
   if (auto e = realizeAll({*this}))
     return std::move(e);
-  std::shared_ptr<rt::HostBuffer> data = detail::bufferData(*this);
+  std::shared_ptr<Storage> data = detail::bufferData(*this);
   if (!data)
     return llvm::createStringError("numpy: internal error: the data is gone");
-  auto out = rt::HostBuffer::create(data->dtype(), shape());
+  auto out = rt::HostBuffer::create(data->dtype, shape());
   if (!out.ok())
     return llvm::createStringError(out.error());
-  std::memcpy(out->data(), data->data(), data->bytes());
+  if (auto e = copyToHost(*context(), *data, out->data(), out->numel()))
+    return std::move(e);
   return out.take();
 }
 
 llvm::Expected<std::shared_ptr<const rt::HostBuffer>> Tensor::buffer() const {
   if (auto e = realizeAll({*this}))
     return std::move(e);
-  std::shared_ptr<rt::HostBuffer> data = detail::bufferData(*this);
+  std::shared_ptr<Storage> data = detail::bufferData(*this);
   if (!data)
     return llvm::createStringError("buffer: internal error: the data is gone");
-  return std::shared_ptr<const rt::HostBuffer>(std::move(data));
+  auto host = hostData(*context(), *data);
+  if (!host)
+    return host.takeError();
+  return std::shared_ptr<const rt::HostBuffer>(std::move(*host));
 }
 
 llvm::Expected<std::vector<float>> Tensor::toVector() const {

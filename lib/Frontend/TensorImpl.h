@@ -6,7 +6,9 @@
 //   Tensor.cpp    the handle: inspection, assign, error tensors, fromNode
 //   Context.cpp   TensorContext and Impl, node bookkeeping, garbage collection
 //   GraphBuilder.cpp  building, verifying and hash-consing graph ops (consKey)
-//   Realize.cpp   plans, the plan cache, the buffer pool, runPlan, realize
+//   Realize.cpp   plans, the plan cache, runPlan, realize
+//   Storage.cpp   the data of realized buffers on the host and the device,
+//                 the buffer pools, the copies between them
 //   Random.cpp    the Generator and the random creation functions
 //   Creation.cpp  data tensors (dataTensor, fromBuffer, ...), full, arange
 //   Elementwise.cpp, Movement.cpp, Reduce.cpp, Functional.cpp  the op families
@@ -21,6 +23,12 @@
 // the holders that were built from them, so a graph keeps its buffers alive
 // exactly as long as something can still reach it.
 //
+// A buffer's data is a Storage: host memory (a cpu context's, and data made
+// on the host: fromVector, randn, load), the context's device memory (a
+// device context's realized values: cuda on the GPU, emulate on the host
+// standing in for it), or both once one is copied to the other. Data never
+// changes once made, so a copy stays valid as long as the storage lives.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef UOP_LIB_FRONTEND_TENSORIMPL_H
@@ -29,6 +37,7 @@
 #include "Uop/Frontend/Tensor.h"
 #include "Uop/IR/UopTypes.h"
 #include "Uop/Runtime/Buffer.h"
+#include "Uop/Runtime/Device.h"
 
 #include "mlir/IR/Block.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -47,13 +56,27 @@
 namespace uop {
 namespace detail {
 
+/// The data of a realized buffer: `numel` elements of `dtype`, in host
+/// memory, in the context's device memory (an array at least that large),
+/// or both. The copies are made on demand (hostData, deviceData) and kept.
+struct Storage {
+  DType dtype = DType::F32;
+  int64_t numel = 0;
+  std::shared_ptr<rt::HostBuffer> host;
+  std::shared_ptr<rt::DeviceArray> device;
+  size_t bytes() const { return static_cast<size_t>(numel) * rt::dtypeSize(dtype); }
+};
+
+/// A storage holding `host` (its dtype and element count).
+std::shared_ptr<Storage> hostStorage(std::shared_ptr<rt::HostBuffer> host);
+
 struct TensorNode {
   TensorContext *ctx = nullptr;
   mlir::Value value;
   /// Nodes whose values this one's graph uses (they keep their data alive).
   std::vector<std::shared_ptr<const TensorNode>> srcs;
   /// The data of the buffer this node's graph is (or reshapes), if it owns one.
-  std::shared_ptr<rt::HostBuffer> data;
+  std::shared_ptr<Storage> data;
   int64_t bufferId = -1;
   /// Set for an error tensor (then value is null).
   std::string error;
@@ -74,6 +97,8 @@ struct TensorHolder {
 /// run the same plan again on the buffers that take these ones' places.
 struct RealizeRecord {
   rt::Executable *exe = nullptr;
+  /// The program it ran (a TinyJit's exportStep compiles it for a target).
+  std::shared_ptr<mlir::OwningOpRef<mlir::ModuleOp>> program;
   /// Program slot -> the global id of the buffer it read.
   std::vector<int64_t> slotIds;
   /// Per plan value (root): its shape, and the id of the buffer it went to.
@@ -116,24 +141,46 @@ std::vector<const void *> consKey(mlir::Operation *op, const void *props);
 
 /// A node owning `data` (a `uop.buffer` with a fresh id, reshaped to `shape`;
 /// Creation.cpp).
+Tensor dataTensor(TensorContext &ctx, std::shared_ptr<Storage> data, const Shape &shape);
 Tensor dataTensor(TensorContext &ctx, std::shared_ptr<rt::HostBuffer> data, const Shape &shape);
 
 /// The data program slot `slot` reads, or why there is none.
-using SlotData = llvm::function_ref<llvm::Expected<std::shared_ptr<rt::HostBuffer>>(int64_t slot)>;
+using SlotData = llvm::function_ref<llvm::Expected<std::shared_ptr<Storage>>(int64_t slot)>;
 
 /// Binds `exe`'s arguments (program slot s reads `input(s)`; outputs come
-/// from the context's buffer pool), runs it, and returns one data tensor per
-/// plan value, shaped `shapes`. Shared by realize and a TinyJit's replay
-/// (Realize.cpp, as the buffer functions below).
+/// from the context's buffer pool), runs it where the context keeps its data
+/// (the host, or its device), and returns one data tensor per plan value,
+/// shaped `shapes`. Shared by realize and a TinyJit's replay (Realize.cpp).
 llvm::Expected<std::vector<Tensor>> runPlan(TensorContext &ctx, rt::Executable *exe,
                                             const SlotData &input, llvm::ArrayRef<Shape> shapes);
 
 /// The global id of the buffer `t` is the whole of (-1 if not realized).
 int64_t bufferIdOf(const Tensor &t);
 /// The data of buffer `id`, if it is alive.
-std::shared_ptr<rt::HostBuffer> bufferData(TensorContext &ctx, int64_t id);
+std::shared_ptr<Storage> bufferData(TensorContext &ctx, int64_t id);
 /// The data of the buffer `t` is the whole of (null if not realized).
-std::shared_ptr<rt::HostBuffer> bufferData(const Tensor &t);
+std::shared_ptr<Storage> bufferData(const Tensor &t);
+
+//===----------------------------------------------------------------------===//
+// Storage (Storage.cpp)
+//===----------------------------------------------------------------------===//
+
+/// The host copy of `s` (made from its device copy the first time).
+llvm::Expected<std::shared_ptr<rt::HostBuffer>> hostData(TensorContext &ctx, Storage &s);
+/// Copies the `n` first elements of `s` to `dst` (from the host copy if it
+/// has one, else straight from the device: no host copy is kept).
+llvm::Error copyToHost(TensorContext &ctx, const Storage &s, void *dst, int64_t n);
+/// The device copy of `s` (made from its host copy the first time), in a
+/// device context.
+llvm::Expected<std::shared_ptr<rt::DeviceArray>> deviceData(TensorContext &ctx, Storage &s);
+/// A flat host buffer of `n` elements from the host pool (its contents
+/// undefined), returned to the pool when the last user goes.
+rt::Result<std::shared_ptr<rt::HostBuffer>> poolBuffer(TensorContext::Impl &c, DType dtype,
+                                                       int64_t n);
+/// `bytes` of the context's device memory from the device pool (contents
+/// undefined), returned to the pool when the last user goes.
+llvm::Expected<std::shared_ptr<rt::DeviceArray>> poolDeviceArray(TensorContext::Impl &c,
+                                                                 size_t bytes);
 
 } // namespace detail
 
@@ -178,7 +225,7 @@ struct TensorContext::Impl {
   /// twice its size after the last collection (and options.collectAfterOps).
   void collectGarbage();
   /// Global buffer id -> data (alive while a node owns it).
-  llvm::DenseMap<int64_t, std::weak_ptr<rt::HostBuffer>> buffers;
+  llvm::DenseMap<int64_t, std::weak_ptr<detail::Storage>> buffers;
   int64_t nextBufferId = 0;
   /// Buffers whose data depends on nothing but how they were made (arange's):
   /// a TinyJit's capture reads them as they are, even when the call made them.
@@ -197,10 +244,20 @@ struct TensorContext::Impl {
   /// kernels, the plan lookup, binding and run times) to stderr, 2 also the
   /// kernels of each new plan, 3 also each new program.
   int debug = 0;
-  /// Freed output buffers for the next runs (Realize.cpp; made by the
+  /// Freed output buffers for the next runs (Storage.cpp; made by the
   /// first run that needs an output).
   struct BufferPool;
   std::shared_ptr<BufferPool> pool;
+  /// Device contexts (target cuda: the GPU; emulate: host memory standing
+  /// in for it) keep realized values in `device`'s memory, got at the first
+  /// realize (or by TensorContext::create); host contexts (target cpu) have
+  /// none. Freed device arrays wait in the device pool.
+  bool deviceResident = false;
+  std::shared_ptr<rt::Device> device;
+  struct DevicePool;
+  std::shared_ptr<DevicePool> devicePool;
+  /// The context's device (got the first time), or "no CUDA device: ...".
+  llvm::Expected<rt::Device *> getDevice();
   /// Diagnostics emitted since the last take (verifier, compiler).
   std::string diagnostics;
   std::unique_ptr<mlir::ScopedDiagnosticHandler> handler;

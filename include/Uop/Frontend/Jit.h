@@ -38,6 +38,15 @@
 // and 2 only; gradients (grad()) are not updated by a replay. A TinyJit
 // holds tensors of its context: it must not outlive it.
 //
+// exportStep writes the capture as a step bundle (include/Uop/Runtime/Step.h)
+// for a machine with no compiler, `uop-runner STEP.uopx --steps=N` training
+// with it there (the programs compiled for the target it names: a cuda step
+// from a cpu context, say):
+//
+//   step(...); step(...);                             // captured
+//   if (auto e = step.exportStep("mlp.uopx", cudaOptions, opt.namedState(model)))
+//
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef UOP_FRONTEND_JIT_H
@@ -72,6 +81,16 @@ public:
   size_t numPlans() const;
   /// Forgets the capture: the next two calls run the function again.
   void reset();
+
+  /// Writes the captured step as a step bundle (Step.h) at `path`: each
+  /// realize's program compiled for `options` (the context's own options
+  /// give the code the replays run), where each of its buffers comes from,
+  /// the state with the values it has now (named by `names`, matched by
+  /// tensor identity; others "state.K"), the fixed data ("fixed.K") and the
+  /// outputs. An error before the capture, for a name that is no file name
+  /// or is given twice, or where a program does not compile.
+  llvm::Error exportStep(const std::string &path, const mlir::uop::CompileOptions &options,
+                         llvm::ArrayRef<std::pair<std::string, Tensor>> names = {});
 
   struct Impl;
 

@@ -151,7 +151,17 @@ public:
 
   const std::vector<Tensor> &params() const { return ps; }
 
+  /// The state a step updates, named: each parameter by its name in
+  /// `model` (namedParameters()), then the optimizer's own tensors
+  /// ("adamw.m.NAME", "adamw.v.NAME", "adamw.t"; "sgd.v.NAME"), for
+  /// TinyJit::exportStep (the state files uop-runner reads and writes). A
+  /// parameter `model` does not name is "param.K".
+  virtual std::vector<std::pair<std::string, Tensor>> namedState(const Module &model) const;
+
 protected:
+  /// The name of each parameter in `model` ("param.K" for the others).
+  std::vector<std::string> paramNames(const Module &model) const;
+
   /// Each parameter's gradient, or an error naming the first without one.
   llvm::Expected<std::vector<Tensor>> gradients() const;
   /// Realizes `updated` (the tensors assigned this step) with `extra`; on
@@ -172,6 +182,7 @@ class SGD : public Optimizer {
 public:
   explicit SGD(std::vector<Tensor> params, double lr = 0.01, double momentum = 0.0);
   llvm::Error step(llvm::ArrayRef<Tensor> extra = {}) override;
+  std::vector<std::pair<std::string, Tensor>> namedState(const Module &model) const override;
 
   double lr, momentum;
   /// The velocities (empty without momentum).
@@ -187,6 +198,7 @@ public:
   explicit AdamW(std::vector<Tensor> params, double lr = 1e-3, double b1 = 0.9, double b2 = 0.999,
                  double eps = 1e-8, double wd = 0.0);
   llvm::Error step(llvm::ArrayRef<Tensor> extra = {}) override;
+  std::vector<std::pair<std::string, Tensor>> namedState(const Module &model) const override;
 
   /// Steps taken (reads t).
   int64_t steps() const;

@@ -32,6 +32,17 @@
 // (TensorOptions::collectAfterOps). Buffer *data* is reference counted: a
 // HostBuffer lives as long as some tensor's graph uses it.
 //
+// Where it runs. A context's compile target decides where its programs run
+// and where realized values live: cpu keeps them in host memory; cuda keeps
+// them on the GPU (a device buffer pool; plans run on device buffers with
+// no copy), and copies only where data crosses: host data a plan reads
+// (fromVector, randn, load: once) and numpy(), item(), toVector(),
+// buffer() (back); emulate does the same with host memory standing in for
+// the GPU's, the GPU mapping run on the CPU, so a device context's logic
+// runs where there is no GPU. Autodiff, nn and TinyJit do not care. A cuda
+// context with no GPU fails at its first realize, or at create(), with
+// "no CUDA device: ...".
+//
 // Not thread-safe: one TensorContext per thread (or a lock).
 //
 //===----------------------------------------------------------------------===//
@@ -41,6 +52,7 @@
 
 #include "Uop/ExecutionEngine/PlanCache.h"
 #include "Uop/Runtime/Buffer.h"
+#include "Uop/Runtime/Device.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Value.h"
@@ -133,8 +145,20 @@ public:
   TensorContext(const TensorContext &) = delete;
   TensorContext &operator=(const TensorContext &) = delete;
 
+  /// A context, checked: its compile options (checkCompileOptions) and, for
+  /// a device context (target cuda or emulate), its device, got now: "no
+  /// CUDA device: ..." for cuda where there is no GPU.
+  static llvm::Expected<std::unique_ptr<TensorContext>> create(TensorOptions options = {});
+
   /// The process-wide context that creation functions use by default.
   static TensorContext &global();
+
+  /// Where its values live: "cpu", "emulate, host", "cuda, NVIDIA H200
+  /// (sm_90)" (or the error of a device it cannot get).
+  std::string deviceName() const;
+  /// A device context's copies and allocations so far (Device.h), or null
+  /// (a cpu context, or no realize yet).
+  const rt::DeviceStats *deviceStats() const;
 
   mlir::MLIRContext &mlirContext();
   mlir::uop::PlanCache &planCache();
