@@ -11,6 +11,11 @@
 //
 //   build/bin/gpt [--steps=600] [--batch=16] [--ctx=64] [--dim=64] [--heads=4] [--layers=2]
 //                 [--prompt="The "] [--sample=300] [--seed=0] [--out=DIR]
+//                 [--target=cpu|emulate|cuda] [--export-step=DIR]
+//
+// --target=cuda trains on the GPU (compiler and GPU on one machine);
+// --export-step=DIR writes the captured step as a step bundle that
+// uop-runner replays where there is no compiler (support/Training.h).
 //
 // Prints the corpus's unigram entropy (the loss of the best model that
 // ignores context) next to the training and validation loss, writes
@@ -21,6 +26,7 @@
 #include "Datasets.h"
 #include "GPTModel.h"
 #include "Support.h"
+#include "Training.h"
 
 #include "Uop/Frontend/Jit.h"
 #include "Uop/Frontend/NN.h"
@@ -38,9 +44,10 @@ namespace {
 
 llvm::Error run(int argc, char **argv) {
   int64_t steps = 600, batch = 16, ctx = 64, dim = 64, heads = 4, layers = 2, seed = 0;
-  int64_t sample = 300, every = 0, jit = 1;
+  int64_t sample = 300, every = 0, jit = 1, exportBatches = 0;
   double lr = 3e-3, temperature = 1.0;
   std::string corpusPath = defaultFortunesPath(), prompt = "The ", out = ".";
+  std::string target = "cpu", chip, exportStep, exportTarget = "cpu";
   Flags flags;
   flags.program = "gpt";
   flags.usage = "[--steps=600] [--batch=16] [--ctx=64] [--dim=64] [--heads=4] [--layers=2] "
@@ -57,6 +64,14 @@ llvm::Error run(int argc, char **argv) {
       .add("jit", &jit,
            "1: replay the step through a TinyJit from step 3 (no graph built); 0: build it "
            "every step")
+      .add("target", &target, "where to train: cpu, emulate (the GPU mapping on the CPU) or cuda")
+      .add("chip", &chip, "the GPU of cuda and emulate (sm_80, sm_90, ...; default sm_90)")
+      .add("export-step", &exportStep,
+           "write the captured step as a step bundle for uop-runner, its batches and the state "
+           "into this directory (support/Training.h)")
+      .add("export-target", &exportTarget, "the step bundle's target: cpu or cuda")
+      .add("export-batches", &exportBatches,
+           "with --export-step: train on this many batches, cycled (0: a new batch every step)")
       .add("corpus", &corpusPath, "a fortunes file or directory")
       .add("prompt", &prompt, "text the sample starts from")
       .add("sample", &sample, "characters to sample")
@@ -75,6 +90,15 @@ llvm::Error run(int argc, char **argv) {
     return makeError("--every must be 0 or more");
   if (lr <= 0)
     return makeError("--lr must be positive");
+  if (!exportStep.empty() && (!jit || steps < 3))
+    return makeError("--export-step needs the TinyJit (--jit=1) and at least 3 steps");
+  if (exportBatches < 0)
+    return makeError("--export-batches must be 0 or more");
+  llvm::Expected<std::unique_ptr<TensorContext>> made =
+      makeContext(target, chip, static_cast<uint64_t>(seed));
+  if (!made)
+    return made.takeError();
+  TensorContext &tctx = **made;
 
   llvm::Expected<CharCorpus> corpus = loadFortunes(corpusPath);
   if (!corpus)
@@ -94,8 +118,7 @@ llvm::Error run(int argc, char **argv) {
   std::printf("host: %s%s\n", hostCpuDescription().c_str(),
               load.empty() ? "" : (", " + load).c_str());
 
-  TensorContext::global().manualSeed(static_cast<uint64_t>(seed));
-  GPT model(V, ctx, dim, heads, layers);
+  GPT model(V, ctx, dim, heads, layers, Gelu::Clamped, tctx);
   std::vector<Tensor> params = model.parameters();
   int64_t count = 0;
   for (const Tensor &p : params)
@@ -104,11 +127,13 @@ llvm::Error run(int argc, char **argv) {
               "batch %lld, %lld steps\n",
               (long long)layers, (long long)dim, (long long)heads, (long long)ctx, count / 1e3, lr,
               (long long)batch, (long long)steps);
+  if (target != "cpu")
+    std::printf("target: %s\n", tctx.deviceName().c_str());
   std::fflush(stdout);
   nn::AdamW opt(params, lr, 0.9, 0.999, 1e-8, /*wd=*/0.01);
   Generator rng(static_cast<uint64_t>(seed) + 1);
 
-  auto makeBatch = [&](int64_t begin, int64_t end) {
+  auto drawBatch = [&](int64_t begin, int64_t end) {
     std::vector<int32_t> x(batch * ctx), y(batch * ctx);
     for (int64_t b = 0; b < batch; ++b) {
       int64_t i = begin + static_cast<int64_t>(rng.nextU64() % uint64_t(end - begin - ctx - 1));
@@ -117,8 +142,27 @@ llvm::Error run(int argc, char **argv) {
         y[b * ctx + t] = corpus->ids[i + t + 1];
       }
     }
-    return std::pair{Tensor::fromInts(x, {batch, ctx}), Tensor::fromInts(y, {batch * ctx})};
+    return std::pair{x, y};
   };
+  auto tensors = [&](const std::vector<int32_t> &x, const std::vector<int32_t> &y) {
+    return std::pair{Tensor::fromInts(x, {batch, ctx}, tctx),
+                     Tensor::fromInts(y, {batch * ctx}, tctx)};
+  };
+  auto makeBatch = [&](int64_t begin, int64_t end) {
+    auto [x, y] = drawBatch(begin, end);
+    return tensors(x, y);
+  };
+  // With --export-step, the training batches are drawn first (the same
+  // ones; --export-batches=K: K of them, cycled).
+  StepExport exporter(exportStep, exportTarget, chip);
+  int64_t distinct = exporter.enabled() && exportBatches > 0 ? exportBatches : steps;
+  std::vector<std::vector<int32_t>> xs, ys;
+  if (exporter.enabled())
+    for (int64_t k = 0; k < distinct; ++k) {
+      auto [x, y] = drawBatch(0, split);
+      xs.push_back(std::move(x));
+      ys.push_back(std::move(y));
+    }
   auto lossOf = [&](const Tensor &x, const Tensor &y) {
     return model(x).reshape({-1, V}).crossEntropy(y);
   };
@@ -139,17 +183,24 @@ llvm::Error run(int argc, char **argv) {
       return std::move(e);
     return std::vector<Tensor>{loss};
   };
-  TinyJit jitted(TensorContext::global(), train);
+  TinyJit jitted(tctx, train);
+  std::vector<double> losses;
   for (int64_t step = 1; step <= steps; ++step) {
     auto t0 = std::chrono::steady_clock::now();
-    auto [x, y] = makeBatch(0, split);
+    auto [x, y] = exporter.enabled()
+                      ? tensors(xs[(step - 1) % distinct], ys[(step - 1) % distinct])
+                      : makeBatch(0, split);
     Tensor in[] = {x, y};
     auto out = jit ? jitted(in) : train(in);
     if (!out)
       return out.takeError();
+    if (exporter.enabled() && step == 2)
+      if (llvm::Error e = exporter.write(jitted, tctx, opt.namedState(model)))
+        return e;
     llvm::Expected<double> l = checkLoss((*out)[0].item(), step);
     if (!l)
       return l.takeError();
+    losses.push_back(*l);
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (step == 1)
@@ -163,6 +214,18 @@ llvm::Error run(int argc, char **argv) {
       return e;
   }
   progress.finish();
+  if (exporter.enabled()) {
+    int64_t count = distinct == steps ? steps - 2 : distinct;
+    if (llvm::Error e = exporter.writeBatches("x", {batch, ctx}, xs, count))
+      return e;
+    if (llvm::Error e = exporter.writeBatches("y", {batch * ctx}, ys, count))
+      return e;
+    if (llvm::Error e = exporter.finish(losses, opt.namedState(model)))
+      return e;
+    std::printf("step bundle: %s/step.uopx (%s); replay steps 3-%lld with\n  %s\n",
+                exportStep.c_str(), exportTarget.c_str(), (long long)steps,
+                exporter.command(steps).c_str());
+  }
   double trainLoss = recent / double(recentCount), val = 0;
   const int valBatches = 4;
   for (int i = 0; i < valBatches; ++i) {
@@ -191,7 +254,7 @@ llvm::Error run(int argc, char **argv) {
     std::vector<int32_t> window(idx.begin() + start, idx.end());
     int64_t last = static_cast<int64_t>(window.size()) - 1;
     window.resize(ctx, 0);
-    Tensor logits = model(Tensor::fromInts(window, {1, ctx})).select(0, 0).select(0, last);
+    Tensor logits = model(Tensor::fromInts(window, {1, ctx}, tctx)).select(0, 0).select(0, last);
     llvm::Expected<std::vector<float>> lv = logits.toVector();
     if (!lv)
       return lv.takeError();

@@ -7,6 +7,12 @@
 // TinyJit replays it from the third step (--jit=0 builds it every step).
 //
 //   build/bin/mnist_mlp [--steps=600] [--batch=128] [--lr=0.001] [--out=DIR]
+//                       [--target=cpu|emulate|cuda] [--export-step=DIR]
+//
+// --target=cuda trains on the GPU (compiler and GPU on one machine; the
+// values stay on the GPU between steps); --export-step=DIR writes the
+// captured step as a step bundle that uop-runner replays where there is no
+// compiler (support/Training.h).
 //
 // Prints a progress line (in place on a terminal, plain lines in a log), the
 // test accuracy, and writes DIR/mnist_mlp.csv (step, loss, ms) and the loss
@@ -16,6 +22,7 @@
 
 #include "Datasets.h"
 #include "Support.h"
+#include "Training.h"
 
 #include "Uop/Frontend/Jit.h"
 #include "Uop/Frontend/NN.h"
@@ -35,7 +42,8 @@ namespace {
 
 struct MLP : nn::Module {
   nn::Linear l1, l2;
-  MLP(int64_t in, int64_t hidden, int64_t out) : l1(in, hidden), l2(hidden, out) {
+  MLP(int64_t in, int64_t hidden, int64_t out, TensorContext &ctx)
+      : l1(in, hidden, true, ctx), l2(hidden, out, true, ctx) {
     registerModule("l1", l1);
     registerModule("l2", l2);
   }
@@ -43,13 +51,14 @@ struct MLP : nn::Module {
 };
 
 /// Test accuracy over the whole test set, in chunks of `chunk` images.
-llvm::Expected<double> testAccuracy(const MLP &model, const ImageDataset &ds, int64_t chunk) {
+llvm::Expected<double> testAccuracy(const MLP &model, const ImageDataset &ds, int64_t chunk,
+                                    TensorContext &ctx) {
   int64_t correct = 0, n = ds.numTest(), px = ds.pixels();
   for (int64_t begin = 0; begin < n; begin += chunk) {
     int64_t m = std::min(chunk, n - begin);
     std::vector<float> x(ds.testImages.begin() + begin * px,
                          ds.testImages.begin() + (begin + m) * px);
-    Tensor pred = model(Tensor::fromVector(x, {m, px})).argmax(-1);
+    Tensor pred = model(Tensor::fromVector(x, {m, px}, ctx)).argmax(-1);
     llvm::Expected<std::vector<float>> p = pred.toVector();
     if (!p)
       return p.takeError();
@@ -61,8 +70,10 @@ llvm::Expected<double> testAccuracy(const MLP &model, const ImageDataset &ds, in
 
 llvm::Error run(int argc, char **argv) {
   int64_t steps = 600, batch = 128, hidden = 128, seed = 0, every = 0, standardize = 1, jit = 1;
+  int64_t exportBatches = 0;
   double lr = 1e-3;
   std::string data = defaultFashionMnistDir(), out = ".";
+  std::string target = "cpu", chip, exportStep, exportTarget = "cpu";
   Flags flags;
   flags.program = "mnist_mlp";
   flags.usage = "[--steps=600] [--batch=128] [--lr=0.001] [--data=DIR] [--out=DIR]";
@@ -77,6 +88,14 @@ llvm::Error run(int argc, char **argv) {
       .add("jit", &jit,
            "1: replay the step through a TinyJit from step 3 (no graph built); 0: build it "
            "every step")
+      .add("target", &target, "where to train: cpu, emulate (the GPU mapping on the CPU) or cuda")
+      .add("chip", &chip, "the GPU of cuda and emulate (sm_80, sm_90, ...; default sm_90)")
+      .add("export-step", &exportStep,
+           "write the captured step as a step bundle for uop-runner, its batches and the state "
+           "into this directory (support/Training.h)")
+      .add("export-target", &exportTarget, "the step bundle's target: cpu or cuda")
+      .add("export-batches", &exportBatches,
+           "with --export-step: train on this many batches, cycled (0: a new batch every step)")
       .add("data", &data, "Fashion-MNIST directory (the four .gz IDX files)")
       .add("out", &out, "directory for mnist_mlp.csv and mnist_mlp_loss.png");
   if (llvm::Error e = flags.parse(argc, argv))
@@ -87,6 +106,15 @@ llvm::Error run(int argc, char **argv) {
     return makeError("--every must be 0 or more");
   if (lr <= 0)
     return makeError("--lr must be positive");
+  if (!exportStep.empty() && (!jit || steps < 3))
+    return makeError("--export-step needs the TinyJit (--jit=1) and at least 3 steps");
+  if (exportBatches < 0)
+    return makeError("--export-batches must be 0 or more");
+  llvm::Expected<std::unique_ptr<TensorContext>> made =
+      makeContext(target, chip, static_cast<uint64_t>(seed));
+  if (!made)
+    return made.takeError();
+  TensorContext &ctx = **made;
 
   llvm::Expected<ImageDataset> ds = loadFashionMnist(data);
   if (!ds)
@@ -99,6 +127,8 @@ llvm::Error run(int argc, char **argv) {
               load.empty() ? "" : (", " + load).c_str());
   std::printf("MLP %lld-%lld-10, AdamW lr %g, batch %lld, %lld steps\n", (long long)ds->pixels(),
               (long long)hidden, lr, (long long)batch, (long long)steps);
+  if (target != "cpu")
+    std::printf("target: %s\n", ctx.deviceName().c_str());
   std::fflush(stdout);
 
   if (standardize) {
@@ -117,8 +147,7 @@ llvm::Error run(int argc, char **argv) {
     std::printf("inputs standardized: (x - %.4f) / %.4f\n", mean, sd);
   }
 
-  TensorContext::global().manualSeed(static_cast<uint64_t>(seed));
-  MLP model(ds->pixels(), hidden, 10);
+  MLP model(ds->pixels(), hidden, 10, ctx);
   nn::AdamW opt(model.parameters(), lr);
   Generator batches(static_cast<uint64_t>(seed) + 1);
 
@@ -129,8 +158,26 @@ llvm::Error run(int argc, char **argv) {
     return csv.takeError();
 
   int64_t px = ds->pixels();
-  std::vector<float> x(batch * px);
-  std::vector<int32_t> y(batch);
+  // The batches: a new one each step, or with --export-batches=K, K drawn
+  // first and cycled (the same K first batches).
+  StepExport exporter(exportStep, exportTarget, chip);
+  int64_t distinct = exporter.enabled() && exportBatches > 0 ? exportBatches : steps;
+  std::vector<std::vector<float>> xs;
+  std::vector<std::vector<int32_t>> ys;
+  auto draw = [&] {
+    std::vector<float> x(batch * px);
+    std::vector<int32_t> y(batch);
+    for (int64_t b = 0; b < batch; ++b) {
+      int64_t i = static_cast<int64_t>(batches.nextU64() % uint64_t(ds->numTrain()));
+      std::copy_n(ds->trainImages.begin() + i * px, px, x.begin() + b * px);
+      y[b] = ds->trainLabels[i];
+    }
+    xs.push_back(std::move(x));
+    ys.push_back(std::move(y));
+  };
+  if (exporter.enabled())
+    for (int64_t k = 0; k < distinct; ++k)
+      draw();
   // The step: the batch's loss, backward, AdamW; through a TinyJit, built
   // twice and then only replayed.
   auto train = [&](llvm::ArrayRef<Tensor> in) -> llvm::Expected<std::vector<Tensor>> {
@@ -139,23 +186,29 @@ llvm::Error run(int argc, char **argv) {
       return std::move(e);
     return std::vector<Tensor>{loss};
   };
-  TinyJit jitted(TensorContext::global(), train);
+  TinyJit jitted(ctx, train);
   Progress progress("train", steps, every);
   double firstLoss = 0, lastLoss = 0;
+  std::vector<double> losses;
   for (int64_t step = 1; step <= steps; ++step) {
     auto t0 = std::chrono::steady_clock::now();
-    for (int64_t b = 0; b < batch; ++b) {
-      int64_t i = static_cast<int64_t>(batches.nextU64() % uint64_t(ds->numTrain()));
-      std::copy_n(ds->trainImages.begin() + i * px, px, x.begin() + b * px);
-      y[b] = ds->trainLabels[i];
+    if (!exporter.enabled()) {
+      xs.clear();
+      ys.clear();
+      draw();
     }
-    Tensor in[] = {Tensor::fromVector(x, {batch, px}), Tensor::fromInts(y, {batch})};
+    size_t k = exporter.enabled() ? size_t((step - 1) % distinct) : 0;
+    Tensor in[] = {Tensor::fromVector(xs[k], {batch, px}, ctx), Tensor::fromInts(ys[k], {batch}, ctx)};
     auto out = jit ? jitted(in) : train(in);
     if (!out)
       return out.takeError();
+    if (exporter.enabled() && step == 2)
+      if (llvm::Error e = exporter.write(jitted, ctx, opt.namedState(model)))
+        return e;
     llvm::Expected<double> l = checkLoss((*out)[0].item(), step);
     if (!l)
       return l.takeError();
+    losses.push_back(*l);
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (step == 1)
@@ -169,7 +222,20 @@ llvm::Error run(int argc, char **argv) {
   std::printf("loss %.4f at step 1, %.4f at step %lld; %.1f ms/step\n", firstLoss, lastLoss,
               (long long)steps, progress.msPerStep());
 
-  llvm::Expected<double> acc = testAccuracy(model, *ds, 1000);
+  if (exporter.enabled()) {
+    int64_t count = distinct == steps ? steps - 2 : distinct;
+    if (llvm::Error e = exporter.writeBatches("x", {batch, px}, xs, count))
+      return e;
+    if (llvm::Error e = exporter.writeBatches("y", {batch}, ys, count))
+      return e;
+    if (llvm::Error e = exporter.finish(losses, opt.namedState(model)))
+      return e;
+    std::printf("step bundle: %s/step.uopx (%s); replay steps 3-%lld with\n  %s\n",
+                exportStep.c_str(), exportTarget.c_str(), (long long)steps,
+                exporter.command(steps).c_str());
+  }
+
+  llvm::Expected<double> acc = testAccuracy(model, *ds, 1000, ctx);
   if (!acc)
     return acc.takeError();
   std::printf("test accuracy %.2f%% (%lld images)\n", *acc * 100, (long long)ds->numTest());

@@ -827,6 +827,12 @@ Result<bool> StepRunner::run(int64_t steps, int64_t every, int64_t record,
       return Error{log.error()};
     r.log = *log;
   }
+  // The uploads (the tensors, the data) went through the default stream;
+  // a copy from pageable memory may still be in flight when it returns, and
+  // the runner's stream does not wait for the default one.
+  if (r.stream)
+    if (Result<bool> ok = r.dev->synchronize(); !ok)
+      return ok;
   using Clock = std::chrono::steady_clock;
   auto last = Clock::now();
   StepReport rep;
