@@ -862,35 +862,41 @@ Result<bool> CudaProgram::readChecks() {
   return true;
 }
 
+Result<bool> CudaProgram::bindArgs(const std::vector<DevicePtr> &args) {
+  if (args == lastArgs && params.size() == plan.launches.size())
+    return true;
+  // The parameters of every launch: the caller's buffers in the places of
+  // the arguments it passes, the program's own in the rest.
+  std::vector<DevicePtr> all(plan.args.size(), 0);
+  size_t next = 0;
+  for (size_t i = 0; i < plan.args.size(); ++i) {
+    if (plan.args[i].owned()) {
+      all[i] = buffers[i].ptr();
+      continue;
+    }
+    if (next >= args.size())
+      return Error{"the program takes more buffers than the " + std::to_string(args.size()) +
+                   " given"};
+    all[i] = args[next++];
+  }
+  if (next != args.size())
+    return Error{"the program takes " + std::to_string(next) + " buffers, not " +
+                 std::to_string(args.size())};
+  params.clear();
+  for (const PlanLaunch &l : plan.launches) {
+    std::vector<DevicePtr> ptrs;
+    for (unsigned a : l.args)
+      ptrs.push_back(all[a]);
+    params.push_back(std::move(ptrs));
+  }
+  lastArgs = args;
+  return true;
+}
+
 Result<bool> CudaProgram::launch(const std::vector<DevicePtr> &args, const CudaStream *stream,
                                  bool reset) {
-  if (args != lastArgs || params.size() != plan.launches.size()) {
-    // The parameters of every launch: the caller's buffers in the places of
-    // the arguments it passes, the program's own in the rest.
-    std::vector<DevicePtr> all(plan.args.size(), 0);
-    size_t next = 0;
-    for (size_t i = 0; i < plan.args.size(); ++i) {
-      if (plan.args[i].owned()) {
-        all[i] = buffers[i].ptr();
-        continue;
-      }
-      if (next >= args.size())
-        return Error{"the program takes more buffers than the " + std::to_string(args.size()) +
-                     " given"};
-      all[i] = args[next++];
-    }
-    if (next != args.size())
-      return Error{"the program takes " + std::to_string(next) + " buffers, not " +
-                   std::to_string(args.size())};
-    params.clear();
-    for (const PlanLaunch &l : plan.launches) {
-      std::vector<DevicePtr> ptrs;
-      for (unsigned a : l.args)
-        ptrs.push_back(all[a]);
-      params.push_back(std::move(ptrs));
-    }
-    lastArgs = args;
-  }
+  if (Result<bool> ok = bindArgs(args); !ok)
+    return ok;
   if (reset)
     if (Result<bool> ok = clearChecks(stream); !ok)
       return ok;
@@ -900,6 +906,16 @@ Result<bool> CudaProgram::launch(const std::vector<DevicePtr> &args, const CudaS
       return ok;
   }
   return true;
+}
+
+Result<bool> CudaProgram::launchOne(size_t i, const std::vector<DevicePtr> &args,
+                                    const CudaStream *stream) {
+  if (i >= plan.launches.size())
+    return Error{"the plan has no launch " + std::to_string(i)};
+  if (Result<bool> ok = bindArgs(args); !ok)
+    return ok;
+  const PlanLaunch &l = plan.launches[i];
+  return functions[l.kernel].launch(l.grid, l.block, params[i], 0, stream);
 }
 
 Result<bool> CudaProgram::run(const std::vector<void *> &hostArgs, int repeat) {

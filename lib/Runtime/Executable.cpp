@@ -185,6 +185,66 @@ Result<bool> Executable::runOn(const std::vector<DevicePtr> &args) {
   return runPlain(ptrs);
 }
 
+Result<std::vector<KernelProfile>> Executable::profileOn(const std::vector<DevicePtr> &args,
+                                                         int runs) {
+  if (!cuda) {
+    std::vector<void *> ptrs;
+    for (DevicePtr a : args)
+      ptrs.push_back(reinterpret_cast<void *>(static_cast<uintptr_t>(a)));
+    return profile(ptrs, runs);
+  }
+  // A warm-up run (lazy loading), then each launch between two events.
+  if (Result<bool> ok = cuda->launch(args); !ok)
+    return Error{ok.error()};
+  const std::shared_ptr<CudaDevice> &dev = cuda->device();
+  std::vector<CudaEvent> events;
+  for (size_t i = 0; i <= hostPlan.launches.size(); ++i) {
+    Result<CudaEvent> e = CudaEvent::create(dev);
+    if (!e)
+      return Error{e.error()};
+    events.push_back(e.take());
+  }
+  std::vector<KernelProfile> best(hostPlan.kernels.size());
+  for (size_t k = 0; k < best.size(); ++k) {
+    best[k].name = hostPlan.kernels[k].name;
+    best[k].opts = hostPlan.kernels[k].opts;
+    best[k].seconds = -1;
+  }
+  for (int r = 0; r < std::max(runs, 1); ++r) {
+    if (Result<bool> ok = events[0].record(); !ok)
+      return Error{ok.error()};
+    for (size_t i = 0; i < hostPlan.launches.size(); ++i) {
+      if (Result<bool> ok = cuda->launchOne(i, args); !ok)
+        return Error{ok.error()};
+      if (Result<bool> ok = events[i + 1].record(); !ok)
+        return Error{ok.error()};
+    }
+    if (Result<bool> ok = events.back().synchronize(); !ok)
+      return Error{ok.error()};
+    std::vector<double> seconds(best.size(), 0);
+    std::vector<unsigned> launches(best.size(), 0);
+    for (size_t i = 0; i < hostPlan.launches.size(); ++i) {
+      Result<double> t = events[i + 1].secondsSince(events[i]);
+      if (!t)
+        return Error{t.error()};
+      seconds[hostPlan.launches[i].kernel] += *t;
+      ++launches[hostPlan.launches[i].kernel];
+    }
+    for (size_t k = 0; k < best.size(); ++k)
+      if (best[k].seconds < 0 || seconds[k] < best[k].seconds) {
+        best[k].seconds = seconds[k];
+        best[k].launches = launches[k];
+      }
+  }
+  for (size_t k = 0; k < best.size(); ++k) {
+    best[k].flops = hostPlan.kernels[k].flops * best[k].launches;
+    best[k].bytes = hostPlan.kernels[k].bytes * best[k].launches;
+  }
+  if (Result<bool> ok = cuda->readChecks(); !ok)
+    return Error{ok.error()};
+  return best;
+}
+
 Result<bool> Executable::runPlain(const std::vector<void *> &args) {
   if (cuda)
     return cuda->run(args);

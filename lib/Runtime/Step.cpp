@@ -882,6 +882,23 @@ Result<bool> StepRunner::run(int64_t steps, int64_t every, int64_t record,
   return true;
 }
 
+Result<std::vector<std::vector<KernelProfile>>> StepRunner::profile(int runs) {
+  Impl &r = *p;
+  if (r.stream)
+    if (Result<bool> ok = r.stream->synchronize(); !ok)
+      return Error{ok.error()};
+  int par = static_cast<int>(r.done % 2);
+  std::vector<std::vector<KernelProfile>> out;
+  for (size_t j = 0; j < r.step.realizes.size(); ++j) {
+    Result<std::vector<KernelProfile>> prof =
+        r.exes[r.step.realizes[j].program]->profileOn(r.args[par][j], runs);
+    if (!prof)
+      return Error{prof.error()};
+    out.push_back(prof.take());
+  }
+  return out;
+}
+
 Result<HostBuffer> StepRunner::tensor(size_t k) {
   if (k >= p->step.tensors.size())
     return Error{"the step has no tensor " + std::to_string(k)};

@@ -290,6 +290,9 @@ public:
   /// the checks found once the stream is done.
   Result<bool> launch(const std::vector<DevicePtr> &args, const CudaStream *stream = nullptr,
                       bool resetChecks = true);
+  /// Enqueues launch `i` of the plan alone, bound as launch() binds `args`.
+  Result<bool> launchOne(size_t i, const std::vector<DevicePtr> &args,
+                         const CudaStream *stream = nullptr);
   /// Whether the plan has run-time checks.
   bool hasChecks() const;
   /// Zeroes the check records, on `stream` (null: the default stream, and
@@ -321,6 +324,9 @@ private:
   Result<bool> copyOut(const std::vector<void *> &hostArgs);
   /// The staged buffers' addresses, in launch() order.
   std::vector<DevicePtr> stagedArgs() const;
+  /// Binds `args` (the parameters of every launch), unless they are the
+  /// last ones bound.
+  Result<bool> bindArgs(const std::vector<DevicePtr> &args);
 
   HostPlan plan;
   std::shared_ptr<CudaDevice> dev;

@@ -132,6 +132,12 @@ public:
   /// library without them is an error.
   Result<std::vector<KernelProfile>> profile(const std::vector<void *> &args, int runs = 1);
 
+  /// profile() on buffers in the device's memory (as runOn's): on CUDA,
+  /// each launch between two CUDA events on the default stream, the GPU's
+  /// time. The program's inputs are only read, so a profile leaves what
+  /// one run leaves.
+  Result<std::vector<KernelProfile>> profileOn(const std::vector<DevicePtr> &args, int runs = 1);
+
   /// The values of a shaped program after a run, copied out of the argument
   /// buffers (one per non-temporary argument, in plan order) with their shapes.
   std::vector<HostBuffer> values(const std::vector<const HostBuffer *> &argBuffers) const;

@@ -215,6 +215,12 @@ public:
   /// Steps run so far.
   int64_t steps() const;
 
+  /// Times each kernel of a step (Executable::profileOn: on CUDA, the GPU's
+  /// time of each launch alone), the realizes run `runs` times each, best
+  /// run per kernel, one list per realize. The state does not move: a
+  /// realize reads one buffer of a state and writes the other.
+  Result<std::vector<std::vector<KernelProfile>>> profile(int runs = 3);
+
   /// The current value of tensor `k` (the state after the last step), with
   /// its shape.
   Result<HostBuffer> tensor(size_t k);
