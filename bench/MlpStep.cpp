@@ -276,6 +276,7 @@ int main(int argc, char **argv) {
                    << r->compiledInTimedSteps << " plan(s)\n";
 
   double npMs = -1, npCpuMs = -1, npLoss = 0;
+  std::string npCore = "?";
   if (!noNumpy) {
     std::string cmd = "/usr/bin/python3 '" + numpyScript + "' '" + dir.str().str() + "' " +
                       std::to_string(steps) + " " + std::to_string(warmup);
@@ -285,6 +286,8 @@ int main(int argc, char **argv) {
       std::sscanf(line, "ms_per_step %lf", &npMs);
       std::sscanf(line, "cpu_ms_per_step %lf", &npCpuMs);
       std::sscanf(line, "loss %lf", &npLoss);
+      if (llvm::StringRef(line).starts_with("openblas "))
+        npCore = llvm::StringRef(line).drop_front(9).rtrim().str();
     }
     int rc = p ? pclose(p) : -1;
     llvm::sys::fs::remove_directories(dir);
@@ -301,8 +304,10 @@ int main(int argc, char **argv) {
                << " ms with the TinyJit)\n";
   mlir::MLIRContext targetContext;
   llvm::outs() << "host: " << cpuModelName() << ", " << cpusAvailable() << " CPUs; uop target: "
-               << mlir::uop::describeTarget(mlir::uop::detectHostTarget(&targetContext))
-               << "\n\n";
+               << mlir::uop::describeTarget(mlir::uop::detectHostTarget(&targetContext)) << "\n";
+  if (!noNumpy)
+    llvm::outs() << "numpy's OpenBLAS core: " << npCore << "\n";
+  llvm::outs() << "\n";
   auto ratio = [&](double v) {
     return noNumpy ? std::string("-") : llvm::formatv("{0:F2}", v / npMs).str();
   };

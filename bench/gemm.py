@@ -13,8 +13,9 @@ Every uop result is checked against numpy first (relative max error).
 
 Setup: numpy's BLAS is libblas.so.3, which Debian points at OpenBLAS once
 libopenblas0-pthread is installed; the script installs it (apt-get) where it
-is missing. OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE are unset in numpy's
-command alone, and the OpenBLAS core that ran is printed
+is missing. numpy runs on the fastest correct OpenBLAS core of this CPU
+(bench/openblas.py: the default, then each AVX-512/AVX2 core the CPU
+allows, checked and timed), and the core that ran is printed
 (openblas_get_corename through ctypes).
 """
 import argparse
@@ -27,6 +28,7 @@ import sys
 import tempfile
 
 from hostinfo import host_cpu, uop_target
+from openblas import best_core, describe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PY = "/usr/bin/python3"
@@ -99,9 +101,9 @@ print(ts[len(ts) // 2], core)
 
 
 def run_numpy(n, threads, reps):
-    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads))
-    env.pop("OPENBLAS_CORETYPE", None)
-    env.pop("OPENBLAS_L2_SIZE", None)
+    # OpenBLAS at the fastest correct core this CPU has (bench/openblas.py).
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENBLAS")}
+    env.update(best_core(threads)["env"])
     out = subprocess.run([PY, "-c", NUMPY_CHILD, str(n), str(reps)], env=env, capture_output=True,
                          text=True, check=True).stdout.split(None, 1)
     return float(out[0]), out[1].strip()
@@ -146,6 +148,7 @@ def main():
     opts = ["none", "hand"] + (["search"] if uop_accepts(args.uop_run, "search") else [])
     print(f"host: {host_cpu()}; {args.threads} threads (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS)")
     print(f"uop target: {uop_target(args.uop_run)}")
+    print(f"OpenBLAS core: {describe(best_core(args.threads))}")
     cols = " | ".join(f"uop {o} GFLOP/s" for o in opts)
     ratios = " | ".join(f"{o} / OpenBLAS" for o in opts if o != "none")
     print(f"| N | {cols} | numpy+OpenBLAS GFLOP/s | {ratios} | max rel. error |")

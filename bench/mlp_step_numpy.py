@@ -8,7 +8,19 @@ Prints `ms_per_step M` and `cpu_ms_per_step C` (medians over STEPS after
 WARMUP: wall-clock, process CPU time) and `loss L` (the loss of the last
 step), for the C++ driver to read.
 """
-import sys, time
+import os, sys, time
+
+# OpenBLAS reads its core at load: probe the fastest correct one first (in
+# child processes), then run this script again with it (bench/openblas.py).
+if "UOP_BENCH_OPENBLAS" not in os.environ:
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from openblas import best_core, describe
+    threads = int(os.environ.get("OMP_NUM_THREADS", os.cpu_count() or 1))
+    core = best_core(threads)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENBLAS")}
+    env.update(core["env"], UOP_BENCH_OPENBLAS=describe(core))
+    os.execve(sys.executable, [sys.executable] + sys.argv, env)
+
 import numpy as np
 
 d, steps, warmup = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -57,3 +69,4 @@ for s in range(warmup, warmup + steps):
 print(f"ms_per_step {float(np.median(times)) * 1e3:.4f}")
 print(f"cpu_ms_per_step {float(np.median(cpu)) * 1e3:.4f}")
 print(f"loss {float(loss):.6f}")
+print(f"openblas {os.environ.get('UOP_BENCH_OPENBLAS', '?')}")

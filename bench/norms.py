@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 from hostinfo import host_cpu, uop_target
+from openblas import best_core, describe
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -172,6 +173,7 @@ def main():
               f"({x.nbytes / 1e6:.0f} MB); uop-run {' '.join(flags)}; medians of {args.reps}"
               + (f", then of {args.repeat} rounds (range in brackets)" if args.repeat > 1 else ""))
         print(f"uop target: {uop_target(args.uop_run)}")
+        print(f"numpy's OpenBLAS core (not used by the copy): {describe(best_core(args.threads))}")
         print("| program | kernels | ms | GB/s (read + write) | x copy | max abs error |")
         print("|---|---|---|---|---|---|")
         print(f"| copy (numpy copyto) | | {cell('numpy')} | {mb / med['numpy']:.1f} | "
