@@ -18,7 +18,7 @@ namespace rt = ::uop::rt;
 
 /// Bumped whenever what a program compiles to may change for the same
 /// options, or the on-disk entry's form changes.
-static constexpr const char *kPlanFormat = "uop-plan 2";
+static constexpr const char *kPlanFormat = "uop-plan 3";
 
 /// Which build of uop compiled a plan: the binary that holds this code (its
 /// path, size and modification time). A plan on disk maps a program to a
@@ -48,24 +48,38 @@ std::string PlanCache::key(ModuleOp program) const {
   return rt::hashKey(text);
 }
 
-/// The on-disk entry: the library's path, then the host plan.
-static std::string serializeEntry(const rt::Executable &exe) {
-  return std::string(kPlanFormat) + "\nlibrary " + exe.library() + "\n" + exe.plan().serialize();
+/// The on-disk entry: the code (a CPU library's path, or the path of a CUDA
+/// program's PTX, KEY.ptx in the cache), then the host plan.
+static std::string serializeEntry(const rt::Executable &exe, const std::string &code) {
+  return std::string(kPlanFormat) + "\n" +
+         (exe.backend() == rt::Backend::CUDA ? "ptx " : "library ") + code + "\n" +
+         exe.plan().serialize();
 }
 
 static rt::Result<std::unique_ptr<rt::Executable>> loadEntry(const std::string &text) {
   std::istringstream in(text);
-  std::string header, library;
+  std::string header, code;
   if (!std::getline(in, header) || header != kPlanFormat)
     return rt::Error{"not a uop plan (or another version)"};
-  if (!std::getline(in, library) || library.rfind("library ", 0) != 0)
-    return rt::Error{"the plan names no library"};
-  library = library.substr(8);
+  if (!std::getline(in, code) || (code.rfind("library ", 0) != 0 && code.rfind("ptx ", 0) != 0))
+    return rt::Error{"the plan names no code"};
+  bool ptx = code.rfind("ptx ", 0) == 0;
+  code = code.substr(ptx ? 4 : 8);
   std::string rest((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   auto plan = rt::HostPlan::parse(rest);
   if (!plan.ok())
     return rt::Error{plan.error()};
-  return rt::Executable::load(plan.take(), library);
+  if (!ptx)
+    return rt::Executable::load(plan.take(), code);
+  // The PTX, checked against its checksum.
+  if (auto ok = rt::cacheVerify(code); !ok)
+    return rt::Error{ok.error()};
+  std::ifstream f(code, std::ios::binary);
+  std::stringstream bytes;
+  bytes << f.rdbuf();
+  if (!f)
+    return rt::Error{code + ": cannot read"};
+  return rt::Executable::loadCuda(plan.take(), bytes.str());
 }
 
 FailureOr<rt::Executable *> PlanCache::get(ModuleOp program) {
@@ -84,20 +98,38 @@ FailureOr<rt::Executable *> PlanCache::get(ModuleOp program) {
       ++counts.diskHits;
       return (plans[k] = exe.take()).get();
     }
-    rt::cacheRemove(k, ".plan"); // stale (e.g. its library was pruned): recompile
+    // Stale (its code was pruned), or CUDA where there is no GPU now: the
+    // compile below says why.
+    if (!rt::isNoCudaDevice(exe.error()))
+      rt::cacheRemove(k, ".plan");
   }
 
   FailureOr<std::unique_ptr<rt::Executable>> exe = compile(program, options);
   if (failed(exe))
     return failure();
   // Publish the plan for other processes (atomically; a failure only costs
-  // them a compile).
-  std::string tmp = rt::cacheTempPath(".plan");
-  {
-    std::ofstream f(tmp);
-    f << serializeEntry(**exe);
+  // them a compile). A CUDA program's PTX goes beside it.
+  std::string code = (*exe)->library();
+  bool publish = true;
+  if ((*exe)->backend() == rt::Backend::CUDA) {
+    std::string ptxTmp = rt::cacheTempPath(".ptx");
+    {
+      std::ofstream f(ptxTmp, std::ios::binary);
+      f << (*exe)->ptx();
+    }
+    rt::Result<std::string> installed = rt::cacheInstall(ptxTmp, k, ".ptx");
+    publish = installed.ok();
+    if (publish)
+      code = *installed;
   }
-  (void)rt::cacheInstall(tmp, k, ".plan");
+  if (publish) {
+    std::string tmp = rt::cacheTempPath(".plan");
+    {
+      std::ofstream f(tmp);
+      f << serializeEntry(**exe, code);
+    }
+    (void)rt::cacheInstall(tmp, k, ".plan");
+  }
   ++counts.compiled;
   return (plans[k] = std::move(*exe)).get();
 }
