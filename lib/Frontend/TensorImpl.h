@@ -156,7 +156,7 @@ struct TensorContext::Impl {
   };
   std::unordered_map<std::vector<const void *>, mlir::Value, KeyHash> consed;
   /// Each consed op's properties as an attribute (the key's second word),
-  /// for the structural plan key of a realize (Slice in Realize.cpp).
+  /// for the structural plan key of a realize (GraphSlice in Realize.cpp).
   llvm::DenseMap<mlir::Operation *, const void *> props;
   /// Graph ops that nodes stand for, with how many nodes do: the roots of
   /// collectGarbage(), which erases every op they do not reach (a training
@@ -184,7 +184,7 @@ struct TensorContext::Impl {
   /// a TinyJit's capture reads them as they are, even when the call made them.
   llvm::DenseSet<int64_t> constantBuffers;
   size_t realizations = 0;
-  /// The frontend's plans by structure (Slice::key in Realize.cpp): a
+  /// The frontend's plans by structure (GraphSlice::key in Realize.cpp): a
   /// realize that finds its structure here skips building, printing and
   /// hashing the program. The executables are the plan cache's.
   std::unordered_map<std::string, rt::Executable *> plans;
