@@ -269,7 +269,7 @@ Tensor Tensor::copysign(const Tensor &x) const {
   DType d = isFloat(dtype()) || isFloat(x.dtype()) ? promoteTypes(dtype(), x.dtype()) : DType::F32;
   Tensor a = cast(d), b = x.cast(d);
   Tensor neg = b.lt(0).logicalOr(b.reciprocal().lt(0));
-  Tensor mag = a.abs();
+  Tensor mag = a.abs(); // +0.0 for a zero: the sign is b's alone
   return neg.where(mag.neg(), mag);
 }
 Tensor Tensor::copysign(Scalar x) const {
@@ -325,11 +325,26 @@ static Tensor divSame(Tensor a, Tensor b, const std::string &mode) {
   if (!isFloat(a.dtype()))
     a = a.cast(DType::F32), b = b.cast(DType::F32);
   Tensor d = binarySame(BinOp::Mul, a, b.reciprocal());
-  if (mode == "trunc")
-    return d.trunc();
-  if (mode == "floor")
-    return d.floor();
-  return d;
+  if (mode == "")
+    return d;
+  // a * (1 / b) rounds twice: the quotient may be one off where a / b is
+  // (near) an integer (-7 * (1 / 3.5) is -2.0000002). The remainder says
+  // which way: it must be in [0, b) (floor; (b, 0] for a negative b) or
+  // have a's sign and be smaller than b (trunc).
+  Tensor q = mode == "floor" ? d.floor() : d.trunc();
+  Tensor r = a.sub(q.mul(b)).detach();
+  Tensor bd = b.detach();
+  if (mode == "floor") {
+    Tensor bpos = bd.gt(0);
+    Tensor low = bpos.where(r.ge(bd), r.le(bd)), high = bpos.where(r.lt(0), r.gt(0));
+    return low.where(q.add(1), high.where(q.sub(1), q));
+  }
+  Tensor ad = a.detach();
+  Tensor step = ad.lt(0).ne(bd.lt(0)).where(-1.0, 1.0);
+  Tensor sameSign = r.lt(0).eq(ad.lt(0));
+  Tensor low = r.abs().ge(bd.abs()).logicalAnd(sameSign);
+  Tensor high = r.ne(0).logicalAnd(sameSign.logicalNot());
+  return low.where(q.add(step), high.where(q.sub(step), q));
 }
 
 Tensor Tensor::div(const Tensor &x, const std::string &mode) const {

@@ -75,10 +75,15 @@ Tensor Tensor::sqrt() const { return unary(UnOp::Sqrt, floated(*this)); }
 Tensor Tensor::rsqrt() const { return sqrt().reciprocal(); }
 Tensor Tensor::sin() const { return unary(UnOp::Sin, floated(*this)); }
 Tensor Tensor::square() const { return mul(*this); }
+// Integers: max(x, -x) (INT_MIN stays, as PyTorch's). Floats: -x below 0,
+// x above, and x * x at a zero or NaN: +0.0 for -0.0 (max(-0.0, 0.0) is
+// -0.0), NaN kept, and the gradient 0 at 0 (PyTorch's).
 Tensor Tensor::abs() const {
-  if (ok() && dtype() == DType::Bool)
+  if (!ok() || dtype() == DType::Bool)
     return *this;
-  return maximum(neg());
+  if (!isFloat(dtype()))
+    return maximum(neg());
+  return lt(0).where(neg(), gt(0).where(*this, mul(*this)));
 }
 Tensor Tensor::sign() const {
   if (!ok())
