@@ -344,6 +344,8 @@ Tensor Tensor::argmax(std::optional<int64_t> axis, bool keepdim) const {
 Tensor Tensor::argmin(std::optional<int64_t> axis, bool keepdim) const {
   if (!ok())
     return *this;
+  if (axis && !normAxis0(*axis, ndim()))
+    return err(axisError("argmin", *axis, shape()));
   return inverse(*this).argmax(axis, keepdim);
 }
 
