@@ -306,7 +306,11 @@ Tensor Tensor::scatterReduce(int64_t dim, const Tensor &index, const Tensor &src
     Tensor red = mx ? m.where(v, id).max(-1) : m.where(v, id).min(-1);
     r = mx ? red.maximum(orSelf(id)) : red.minimum(orSelf(id));
   } else { // mean
+    // Where nothing lands (without self), count 1: the where below keeps
+    // self there, and 0 / 0 would differentiate to NaN.
     Tensor count = m.where(1, 0).sum(-1).add(includeSelf ? 1 : 0);
+    if (!includeSelf)
+      count = hit.where(count, 1);
     Tensor total = m.where(v, 0).sum(-1).add(orSelf(0));
     if (isFloat(dtype()))
       r = total.div(count.cast(dtype()));
