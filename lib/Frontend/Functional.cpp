@@ -419,7 +419,9 @@ struct Pool {
 static llvm::Expected<Pool> poolArgs(const Tensor &x, const Ints &kernel,
                                      const std::optional<Ints> &stride, const Ints &dilation,
                                      const Ints &padding, bool ceilMode, const char *name) {
-  size_t nk = kernel.v.size() == 1 ? 2 : kernel.v.size();
+  size_t nk = kernel.list ? kernel.v.size() : 2;
+  if (nk == 0)
+    return llvm::createStringError(std::string(name) + ": an empty kernel");
   Ints st = stride.value_or(kernel);
   std::string what = std::string(name) + ": input " + shapeStr(x.shape()) + ", kernel " +
                      intsStr(kernel) + ", stride " + intsStr(st);

@@ -102,10 +102,10 @@ for c in json.load(open(d + '/cases.json')):
     xs = [np.load(f'{d}/{name}.in{i}.npy').astype(np.float64) for i in range(n)]
     f = REF.get(name) or EW.get(name)
     out = np.asarray(f(*xs), np.float64)
-    np.save(f'{d}/{name}.out.npy', np.ascontiguousarray(out.astype(np.float32)))
+    np.save(f'{d}/{name}.out.npy', np.array(out, np.float32, order='C'))
     if c['forward_only']: continue
     grads = GRAD[name](*xs) if name in GRAD else [fd(f, xs, i, name in EW) for i in range(n)]
-    for i, g in enumerate(grads): np.save(f'{d}/{name}.grad{i}.npy', np.ascontiguousarray(np.asarray(g, np.float64).astype(np.float32)))
+    for i, g in enumerate(grads): np.save(f'{d}/{name}.grad{i}.npy', np.array(g, np.float32, order='C'))
 )py";
 
 /// The fixture: check() runs a family's cases.

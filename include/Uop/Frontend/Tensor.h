@@ -177,10 +177,12 @@ private:
 /// paddings): `2` or `{2, 3}`.
 struct Ints {
   std::vector<int64_t> v;
+  /// Given as a list (`{3}` is one axis; a bare `3` is "3 for each").
+  bool list = false;
   Ints(int v) : v{v} {}
   Ints(int64_t v) : v{v} {}
-  Ints(std::initializer_list<int64_t> l) : v(l) {}
-  Ints(std::vector<int64_t> l) : v(std::move(l)) {}
+  Ints(std::initializer_list<int64_t> l) : v(l), list(true) {}
+  Ints(std::vector<int64_t> l) : v(std::move(l)), list(true) {}
   /// `n` values: the one value repeated, or the list when it has n.
   std::optional<std::vector<int64_t>> expand(size_t n) const {
     if (v.size() == 1)
