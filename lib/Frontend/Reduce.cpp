@@ -258,11 +258,10 @@ Tensor Tensor::var(const std::vector<int64_t> &axes, bool keepdim, double correc
   Tensor s = sq.sum(axes, keepdim);
   if (!s.ok())
     return s;
-  // Bessel's n - correction, at least 0: x / 0 is inf, 0 / 0 NaN.
+  // Bessel's n - correction, at least 0: x / 0 is inf, 0 / 0 NaN (and so
+  // is the gradient, as PyTorch's).
   double d = std::max(countOf(*this, axes) - correction, 0.0);
-  if (d > 0)
-    return s.mul(1.0 / d);
-  return s.eq(0).where(NAN, INFINITY).cast(s.dtype());
+  return s.mul(d > 0 ? 1.0 / d : INFINITY);
 }
 Tensor Tensor::var(int64_t axis, bool keepdim, double correction) const {
   return var(std::vector<int64_t>{axis}, keepdim, correction);
@@ -292,6 +291,12 @@ Tensor Tensor::logsumexp(const std::vector<int64_t> &axes, bool keepdim) const {
   if (!ok())
     return *this;
   Tensor x = isFloat(dtype()) ? *this : toFloat();
+  if (x.numel() == 0) { // log of an empty sum: -inf (PyTorch's)
+    auto ax = reduceAxes(x, axes, "logsumexp");
+    if (!ax)
+      return err(llvm::toString(ax.takeError()));
+    return Tensor::full(reducedShape(x.shape(), *ax, keepdim), -INFINITY, x.dtype(), *context());
+  }
   Tensor m = x.max(axes, true);
   if (!m.ok())
     return m;
