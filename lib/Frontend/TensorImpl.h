@@ -9,7 +9,15 @@
 //   Realize.cpp   plans, the plan cache, the buffer pool, runPlan, realize
 //   Random.cpp    the Generator and the random creation functions
 //   Creation.cpp  data tensors (dataTensor, fromBuffer, ...), full, arange
-//   Elementwise.cpp, Movement.cpp, Reduce.cpp, Functional.cpp  the op families
+//   Elementwise.cpp  binary ops, promotion, comparisons, where, casts,
+//                 division modes, mod, pow, the integer bit operations
+//   Math.cpp      unary math, rounding, trig, erf, the activations
+//   Movement.cpp  views, slices, pads, flip, cat, stack, split, repeat, ...
+//   Indexing.cpp  Python indexing, gather, scatter, masks, interpolate,
+//                 triangles and diagonals
+//   Reduce.cpp    reductions (sum, prod, max, mean, var, softmax, argmax, ...)
+//   Scan.cpp      cumulative scans, sort, topk
+//   Functional.cpp  matmul, convolutions, pooling, attention, losses
 //   Autograd.cpp  requiresGrad, grad, backward
 //   Jit.cpp, NN.cpp   TinyJit; layers and optimizers
 //
