@@ -205,8 +205,27 @@ Tensor Tensor::logicalXor(const Tensor &x) const {
   return binarySame(BinOp::CmpNe, toBool(), x.toBool());
 }
 
-Tensor Tensor::maximum(const Tensor &x) const { return binary(BinOp::Max, *this, x); }
-Tensor Tensor::maximum(Scalar x) const { return binaryScalar(BinOp::Max, *this, x, false); }
+/// max(a, b) of two tensors of one dtype; for floats a NaN on either side
+/// is the result (PyTorch's; uop.max is `b if b > a else a`, which keeps
+/// only b's).
+static Tensor maximumSame(const Tensor &a, const Tensor &b) {
+  Tensor m = binarySame(BinOp::Max, a, b);
+  if (!m.ok() || !isFloat(a.dtype()))
+    return m;
+  return a.isnan().where(a, m);
+}
+Tensor Tensor::maximum(const Tensor &x) const {
+  if (auto e = firstError({this, &x}))
+    return *e;
+  auto [a, b] = promoted(*this, x);
+  return maximumSame(a, b);
+}
+Tensor Tensor::maximum(Scalar x) const {
+  if (!ok())
+    return *this;
+  auto [s, c] = withScalar(*this, x);
+  return maximumSame(s, c);
+}
 
 /// min(a, b) of two tensors of one dtype: -max(-a, -b) for floats (exact,
 /// and ties share the gradient as max's do), ~max(~a, ~b) for integers
@@ -219,7 +238,7 @@ static Tensor minimumSame(const Tensor &a, const Tensor &b) {
   case DType::I32:
     return a.bitwiseNot().maximum(b.bitwiseNot()).bitwiseNot();
   default:
-    return a.neg().maximum(b.neg()).neg();
+    return maximumSame(a.neg(), b.neg()).neg();
   }
 }
 Tensor Tensor::minimum(const Tensor &x) const {

@@ -8,8 +8,11 @@
 
 #include "GraphBuilder.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace uop {
 using namespace mlir;
@@ -55,6 +58,153 @@ Tensor Tensor::matmul(const Tensor &w) const {
     out = out.reshape(s);
   }
   return out;
+}
+
+// tinygrad's einsum: the ellipsis spelled out as unused letters, repeated
+// letters of one operand as its diagonal, every operand aligned to the
+// sorted alphabet and broadcast, multiplied, summed over what the output
+// does not name, permuted to the output's order.
+Tensor Tensor::einsum(const std::string &formulaArg, ArrayRef<Tensor> operands) {
+  std::string formula;
+  for (char c : formulaArg)
+    if (c != ' ')
+      formula += c;
+  auto fail = [&](const std::string &why) { return err("einsum \"" + formulaArg + "\": " + why); };
+  if (operands.empty())
+    return fail("no operands");
+  for (const Tensor &t : operands)
+    if (auto e = firstError({&operands[0], &t}))
+      return *e;
+  std::vector<Tensor> xs(operands.begin(), operands.end());
+  size_t arrow = formula.find("->");
+  std::string lhs = formula.substr(0, arrow);
+  std::optional<std::string> rhs;
+  if (arrow != std::string::npos)
+    rhs = formula.substr(arrow + 2);
+  std::vector<std::string> inputs;
+  for (size_t start = 0;;) {
+    size_t comma = lhs.find(',', start);
+    inputs.push_back(lhs.substr(start, comma - start));
+    if (comma == std::string::npos)
+      break;
+    start = comma + 1;
+  }
+  if (inputs.size() != xs.size())
+    return fail(std::to_string(inputs.size()) + " operands in the formula, " +
+                std::to_string(xs.size()) + " given");
+  // The ellipsis: as many unused letters as the operands need, aligned right.
+  std::string unused;
+  for (char c = 'A'; c <= 'z'; ++c)
+    if (std::isalpha(static_cast<unsigned char>(c)) && formula.find(c) == std::string::npos)
+      unused += c;
+  size_t ellMax = 0;
+  std::vector<size_t> ellN(xs.size(), 0);
+  for (size_t i = 0; i < xs.size(); ++i)
+    if (inputs[i].find("...") != std::string::npos) {
+      int64_t n = xs[i].ndim() - static_cast<int64_t>(inputs[i].size() - 3);
+      if (n < 0)
+        return fail("operand " + std::to_string(i) + " has too few axes for its subscripts");
+      ellN[i] = n;
+      ellMax = std::max(ellMax, ellN[i]);
+    }
+  if (ellMax > unused.size())
+    return fail("too many axes for the ellipsis");
+  for (size_t i = 0; i < xs.size(); ++i) {
+    size_t at = inputs[i].find("...");
+    if (at != std::string::npos)
+      inputs[i].replace(at, 3, unused.substr(ellMax - ellN[i], ellN[i]));
+  }
+  std::string ell = unused.substr(0, ellMax);
+  std::string all;
+  for (const std::string &s : inputs)
+    all += s;
+  if (!rhs) {
+    // Implicit output: the ellipsis, then the letters used once, sorted.
+    std::string once;
+    for (char c : all)
+      if (std::isalpha(static_cast<unsigned char>(c)) && ell.find(c) == std::string::npos &&
+          std::count(all.begin(), all.end(), c) == 1)
+        once += c;
+    std::sort(once.begin(), once.end());
+    rhs = ell + once;
+  } else if (size_t at = rhs->find("..."); at != std::string::npos) {
+    rhs->replace(at, 3, ell);
+  }
+  for (size_t i = 0; i < xs.size(); ++i) {
+    for (char c : inputs[i])
+      if (!std::isalpha(static_cast<unsigned char>(c)))
+        return fail("subscript '" + std::string(1, c) + "' is not a letter");
+    if (static_cast<int64_t>(inputs[i].size()) != xs[i].ndim())
+      return fail("operand " + std::to_string(i) + " " + shapeStr(xs[i].shape()) + " has " +
+                  std::to_string(xs[i].ndim()) + " axes for subscripts \"" + inputs[i] + "\"");
+  }
+  // A letter repeated within an operand: its diagonal.
+  for (size_t i = 0; i < xs.size(); ++i) {
+    std::string &s = inputs[i];
+    for (bool again = true; again;) {
+      again = false;
+      for (size_t j = 0; j < s.size() && !again; ++j) {
+        size_t k = s.find(s[j], j + 1);
+        if (k == std::string::npos)
+          continue;
+        if (xs[i].shape()[j] != xs[i].shape()[k])
+          return fail("the repeated index '" + std::string(1, s[j]) + "' has sizes " +
+                      std::to_string(xs[i].shape()[j]) + " and " +
+                      std::to_string(xs[i].shape()[k]));
+        xs[i] = xs[i].diagonal(0, j, k);
+        char c = s[j];
+        s = s.substr(0, j) + s.substr(j + 1, k - j - 1) + s.substr(k + 1) + c;
+        again = true;
+      }
+    }
+  }
+  std::map<char, int64_t> size;
+  for (size_t i = 0; i < xs.size(); ++i)
+    for (size_t j = 0; j < inputs[i].size(); ++j) {
+      auto [it, inserted] = size.insert({inputs[i][j], xs[i].shape()[j]});
+      if (!inserted && it->second != xs[i].shape()[j]) {
+        if (it->second == 1)
+          it->second = xs[i].shape()[j];
+        else if (xs[i].shape()[j] != 1)
+          return fail("index '" + std::string(1, inputs[i][j]) + "' has sizes " +
+                      std::to_string(it->second) + " and " + std::to_string(xs[i].shape()[j]));
+      }
+    }
+  for (char c : *rhs)
+    if (!size.count(c))
+      return fail("the output's index '" + std::string(1, c) + "' is not an input's");
+  std::string alpha;
+  for (auto &[c, n] : size)
+    alpha += c;
+  Shape full;
+  for (char c : alpha)
+    full.push_back(size[c]);
+  Tensor prod;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    std::string sorted = inputs[i];
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<int64_t> perm;
+    for (char c : sorted)
+      perm.push_back(inputs[i].find(c));
+    Shape r;
+    for (char c : alpha)
+      r.push_back(sorted.find(c) != std::string::npos ? xs[i].shape()[inputs[i].find(c)] : 1);
+    Tensor x = xs[i].permute(perm).reshape(r).expand(full);
+    prod = i == 0 ? x : prod.mul(x);
+  }
+  std::vector<int64_t> summed;
+  for (size_t j = 0; j < alpha.size(); ++j)
+    if (rhs->find(alpha[j]) == std::string::npos)
+      summed.push_back(j);
+  Tensor out = summed.empty() ? prod : prod.sum(summed);
+  std::string left;
+  for (char c : alpha)
+    if (rhs->find(c) != std::string::npos)
+      left += c;
+  std::vector<int64_t> order;
+  for (char c : *rhs)
+    order.push_back(left.find(c));
+  return out.permute(order);
 }
 
 Tensor Tensor::linear(const Tensor &w) const { return matmul(w); }
@@ -247,6 +397,8 @@ static Tensor convNd(const Tensor &self, const Tensor &w, const std::optional<Te
   if (bias && bias->shape() != Shape{cout})
     return err(what + ": the bias must be (" + std::to_string(cout) + ",)");
   Shape kernel(ws.begin() + 2, ws.end());
+  if (llvm::any_of(kernel, [](int64_t k) { return k < 1; }) || ws[1] < 1)
+    return err(what + ": the kernel and its input channels must not be empty");
   for (size_t j = 0; j < nk; ++j) {
     int64_t in = xs[2 + j] + (*pads)[j].first + (*pads)[j].second;
     if ((*dl)[j] * (kernel[j] - 1) + 1 > in || in < 0) {

@@ -322,27 +322,80 @@ Tensor Tensor::scatterReduce(int64_t dim, const Tensor &index, const Tensor &src
   return ndim() == 0 ? r.reshape({}) : r;
 }
 
-Tensor Tensor::maskedSelect(const Tensor &mask) const {
+/// Rows of `cols` (N, C) where the flat bool `m` (N,) holds, as (size, C):
+/// row k is the row of the (k+1)-th true (a one-hot select over the running
+/// count), `fill` past the count.
+static Tensor selectRows(const Tensor &cols, const Tensor &m, int64_t size, Scalar fill) {
+  TensorContext &ctx = *cols.context();
+  if (size == 0) {
+    Shape out = cols.shape();
+    out[0] = 0;
+    return Tensor::zeros(out, cols.dtype(), ctx);
+  }
+  Tensor count = m.cast(DType::I32).cumsum(0);                       // (N,)
+  Tensor k = Tensor::arange(size, ctx);                              // (size,)
+  Tensor hit = m.logicalAnd(count.eq(k.add(1).unsqueeze(-1)));       // (size, N)
+  Tensor src = cols.dtype() == DType::Bool ? cols.cast(DType::I32) : cols;
+  Tensor picked = hit.unsqueeze(-1).where(src.unsqueeze(0), 0).sum(1); // (size, C)
+  if (cols.dtype() == DType::Bool)
+    picked = picked.cast(DType::Bool);
+  Tensor have = k.lt(m.sum()).unsqueeze(-1);
+  return have.where(picked, scalarOf(cols, fill, cols.dtype()));
+}
+
+/// The number of true elements of the flat bool `m`, realized.
+static llvm::Expected<int64_t> countOf(const Tensor &m) {
+  auto n = m.sum().item();
+  if (!n)
+    return n.takeError();
+  return static_cast<int64_t>(*n);
+}
+
+Tensor Tensor::maskedSelect(const Tensor &mask, std::optional<int64_t> size,
+                            Scalar fillValue) const {
   if (auto e = firstError({this, &mask}))
     return *e;
   if (mask.dtype() != DType::Bool)
     return err("maskedSelect: the mask must be bool, got " + mask.str());
+  if (size && *size < 0)
+    return err("maskedSelect: negative size " + std::to_string(*size));
   auto shape = broadcastShapes({this->shape(), mask.shape()});
   if (!shape)
     return err("maskedSelect: " + llvm::toString(shape.takeError()));
   Tensor x = broadcastTo(*shape).flatten();
-  // The result's size is the data's: the mask is realized here.
-  auto m = mask.broadcastTo(*shape).flatten().numpy();
-  if (!m)
-    return err("maskedSelect: " + llvm::toString(m.takeError()));
-  std::vector<int32_t> at;
-  for (int64_t i = 0; i < m->numel(); ++i)
-    if (m->getDouble(i) != 0)
-      at.push_back(static_cast<int32_t>(i));
-  if (at.empty())
-    return Tensor::zeros({0}, dtype(), *context());
-  Tensor idx = Tensor::fromInts(at, {static_cast<int64_t>(at.size())}, *context());
-  return x.index({idx});
+  Tensor m = mask.broadcastTo(*shape).flatten();
+  if (!size) { // the result's size is the data's: the mask is realized
+    auto n = countOf(m);
+    if (!n)
+      return err("maskedSelect: " + llvm::toString(n.takeError()));
+    size = *n;
+  }
+  return selectRows(x.unsqueeze(-1), m, *size, fillValue).reshape({*size});
+}
+
+Tensor Tensor::nonzero(std::optional<int64_t> size, Scalar fillValue) const {
+  if (!ok())
+    return *this;
+  if (size && *size < 0)
+    return err("nonzero: negative size " + std::to_string(*size));
+  Tensor m = ne(0).flatten();
+  // The coordinates of every element, (N, ndim).
+  std::vector<Tensor> coords;
+  Shape s = shape();
+  for (int64_t d = 0; d < ndim(); ++d) {
+    Shape at(ndim(), 1);
+    at[d] = s[d];
+    coords.push_back(Tensor::arange(s[d], *context()).reshape(at).expand(s).flatten());
+  }
+  if (!size) {
+    auto n = countOf(m);
+    if (!n)
+      return err("nonzero: " + llvm::toString(n.takeError()));
+    size = *n;
+  }
+  if (coords.empty()) // a 0-d tensor: (n, 0)
+    return Tensor::zeros({*size, 0}, DType::I32, *context());
+  return selectRows(Tensor::stack(coords, -1), m, *size, fillValue);
 }
 
 //===----------------------------------------------------------------------===//

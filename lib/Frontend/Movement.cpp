@@ -140,9 +140,11 @@ Tensor Tensor::permute(const std::vector<int64_t> &order) const {
 Tensor Tensor::transpose(int64_t a, int64_t b) const {
   if (!ok())
     return *this;
-  auto x = normAxis(a, ndim()), y = normAxis(b, ndim());
+  auto x = normAxis0(a, ndim()), y = normAxis0(b, ndim());
   if (!x || !y)
     return err(axisError("transpose", !x ? a : b, shape()));
+  if (ndim() == 0) // PyTorch's transpose(0, -1) of a 0-d tensor
+    return *this;
   std::vector<int64_t> order(ndim());
   std::iota(order.begin(), order.end(), 0);
   std::swap(order[*x], order[*y]);

@@ -173,8 +173,18 @@ Tensor Tensor::prod(int64_t axis, bool keepdim) const {
   return prod(std::vector<int64_t>{axis}, keepdim);
 }
 
+/// uop.reduce max: a NaN is kept only when the reduction meets it last
+/// (max(a, b) is `b if b > a else a`); softmax and its kin do not care.
+static Tensor rawMax(const Tensor &x, const std::vector<int64_t> &axes, bool keepdim) {
+  return reduce(x, muop::ReduceKind::Max, axes, keepdim, "max", std::nullopt);
+}
+
+// PyTorch's max propagates a NaN: where any is, the max is NaN.
 Tensor Tensor::max(const std::vector<int64_t> &axes, bool keepdim) const {
-  return reduce(*this, muop::ReduceKind::Max, axes, keepdim, "max", std::nullopt);
+  Tensor m = rawMax(*this, axes, keepdim);
+  if (!m.ok() || !isFloat(dtype()))
+    return m;
+  return isnan().any(axes, keepdim).where(NAN, m);
 }
 Tensor Tensor::max(int64_t axis, bool keepdim) const {
   return max(std::vector<int64_t>{axis}, keepdim);
@@ -195,8 +205,13 @@ static Tensor inverse(const Tensor &x) {
 Tensor Tensor::min(const std::vector<int64_t> &axes, bool keepdim) const {
   if (!ok())
     return *this;
-  Tensor m = reduce(inverse(*this), muop::ReduceKind::Max, axes, keepdim, "min", std::nullopt);
-  return m.ok() ? inverse(m) : m;
+  Tensor inv = inverse(*this);
+  Tensor m = reduce(inv, muop::ReduceKind::Max, axes, keepdim, "min", std::nullopt);
+  if (!m.ok())
+    return m;
+  if (isFloat(dtype())) // a NaN is the min (PyTorch's)
+    m = inv.isnan().any(axes, keepdim).where(NAN, m);
+  return inverse(m);
 }
 Tensor Tensor::min(int64_t axis, bool keepdim) const {
   return min(std::vector<int64_t>{axis}, keepdim);
@@ -275,12 +290,12 @@ Tensor Tensor::std(int64_t axis, bool keepdim, double correction) const {
 
 Tensor Tensor::softmax(int64_t axis) const {
   Tensor x = ok() && !isFloat(dtype()) ? toFloat() : *this;
-  Tensor e = x.sub(x.max(axis, true)).exp();
+  Tensor e = x.sub(rawMax(x, {axis}, true)).exp();
   return e.div(e.sum(axis, true));
 }
 Tensor Tensor::logSoftmax(int64_t axis) const {
   Tensor x = ok() && !isFloat(dtype()) ? toFloat() : *this;
-  Tensor m = x.sub(x.max(axis, true));
+  Tensor m = x.sub(rawMax(x, {axis}, true));
   return m.sub(m.exp().sum(axis, true).log());
 }
 Tensor Tensor::softmin(int64_t axis) const {
@@ -297,7 +312,7 @@ Tensor Tensor::logsumexp(const std::vector<int64_t> &axes, bool keepdim) const {
       return err(llvm::toString(ax.takeError()));
     return Tensor::full(reducedShape(x.shape(), *ax, keepdim), -INFINITY, x.dtype(), *context());
   }
-  Tensor m = x.max(axes, true);
+  Tensor m = rawMax(x, axes, true);
   if (!m.ok())
     return m;
   // A max of +-inf: exp(x - m) would be NaN; the sum of exps is then that
@@ -342,7 +357,10 @@ Tensor Tensor::argmax(std::optional<int64_t> axis, bool keepdim) const {
   Shape is{n};
   is.resize(ndim() - *a, 1);
   Tensor idx = Tensor::arange(n, *context()).reshape(is);
-  Tensor isMax = eq(max(*a, true));
+  // The first maximum, or the first NaN (PyTorch's: NaN is the largest).
+  Tensor isMax = eq(rawMax(*this, {*a}, true));
+  if (isFloat(dtype()))
+    isMax = isMax.logicalOr(isnan());
   Tensor r = isMax.where(idx.rsub(n), 0).max(*a).mul(-1).add(n);
   return keepdim ? r.unsqueeze(*a) : r;
 }

@@ -57,6 +57,9 @@ TEST_F(IntegerOpsTest, BitwiseOpsOnI32) {
   EXPECT_EQ(ints(ta ^ -1), xorm1);
   EXPECT_EQ(ints(ta.reshape({12, 1}) & Tensor::fromInts({1, 2}, {2}, ctx)).size(), 24u);
   // Floats are an error.
+  // An int scalar beyond i32 wraps as a C cast (tinygrad's test_int_or).
+  EXPECT_INTS(Tensor::fromInts({0}, {1}, ctx) | 0xFFFFFFFFLL, -1);
+  EXPECT_INTS(Tensor::fromInts({1}, {1}, ctx) + 4294967296LL, 1);
   EXPECT_EQ(errorOf(ta.toFloat() & tb),
             "bitwiseAnd: needs integer or bool tensors, got f32 and i32");
   EXPECT_EQ(errorOf(ta | 1.5), "bitwiseOr: needs an integer or bool operand, got 1.500000");

@@ -102,6 +102,11 @@ REF['masked_fill'] = lambda x: np.where(x > 0.5, -9.0, x)
 REF['where_scalar'] = lambda x: np.where(x > 0, x, 0.25)
 REF['where_scalar_left'] = lambda x: np.where(x > 0, 2.0, x)
 REF['masked_select'] = lambda x: x[x > 0]
+def padded(v, n, fill): return np.concatenate([v, np.full(max(n - v.size, 0), fill)])[:n]
+REF['masked_select_size'] = lambda x: padded(x[x > 0], 20, -3.0)
+REF['masked_select_trunc'] = lambda x: padded(x[x > 0], 4, 0.0)
+REF['nonzero'] = lambda x: np.argwhere(x > 0.5)
+REF['nonzero_size'] = lambda x: np.concatenate([np.argwhere(x > 0.5), np.full((40, 2), -1)])[:40]
 REF['interp_nearest'] = lambda x: interp(x, (7,), 'nearest')
 REF['interp_nearest_exact'] = lambda x: interp(x, (3, 7), 'nearest-exact')
 REF['interp_linear'] = lambda x: interp(x, (9,), 'linear')
@@ -184,6 +189,10 @@ TEST_F(MovementOpsTest, MovementAndIndexing) {
       u("where_scalar", m, [](const Tensor &x) { return (x > 0).where(x, 0.25); }),
       u("where_scalar_left", m, [](const Tensor &x) { return (x > 0).where(2.0, x); }),
       u("masked_select", m, [](const Tensor &x) { return x.maskedSelect(x > 0); }),
+      u("masked_select_size", m, [](const Tensor &x) { return x.maskedSelect(x > 0, 20, -3.0); }),
+      u("masked_select_trunc", m, [](const Tensor &x) { return x.maskedSelect(x > 0, 4); }),
+      u("nonzero", m, [](const Tensor &x) { return (x > 0.5).nonzero(); }).forward(),
+      u("nonzero_size", m, [](const Tensor &x) { return (x > 0.5).nonzero(40, -1); }).forward(),
       u("interp_nearest", {2, 3, 4},
         [](const Tensor &x) { return x.interpolate({7}, "nearest"); }),
       u("interp_nearest_exact", {2, 5, 4},

@@ -175,6 +175,14 @@ REF['nll_sum'] = lambda x: nll(x, T, None, None, 'sum')
 REF['nll_3d_none'] = lambda x: nll(x, T2, None, None, 'none')
 REF['sparse_ce'] = lambda x: ce_idx(x, T, 'mean', 0.0, -1)
 REF['sparse_ce_smooth'] = lambda x: ce_idx(x, T, 'sum', 0.2, -1)
+REF['einsum_mm'] = lambda a, b: np.einsum('ij,jk->ik', a, b)
+REF['einsum_batch'] = lambda a, b: np.einsum('bij,bjk->bik', a, b)
+REF['einsum_trace'] = lambda a: np.einsum('ii', a)
+REF['einsum_diag'] = lambda a: np.einsum('ii->i', a)
+REF['einsum_outer'] = lambda a, b: np.einsum('i,j->ij', a, b)
+REF['einsum_ellipsis'] = lambda a, b: np.einsum('...ij,...jk', a, b)
+REF['einsum_implicit'] = lambda a, b, c: np.einsum('ij,jk,kl', a, b, c)
+REF['einsum_sum'] = lambda a: np.einsum('ijk->j', a)
 REF['layernorm'] = lambda x: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5)
 )py";
 
@@ -306,6 +314,19 @@ TEST_F(NNOpsTest, AttentionAndLosses) {
       c("sparse_ce_smooth", {{5, 4}},
         [t](const V &x) { return x[0].sparseCategoricalCrossEntropy(t, -1, 0.2, "sum"); }),
       c("layernorm", {{3, 7}}, [](const V &x) { return x[0].layernorm(); }),
+      c("einsum_mm", {{3, 4}, {4, 5}},
+        [](const V &x) { return Tensor::einsum("ij,jk->ik", {x[0], x[1]}); }),
+      c("einsum_batch", {{2, 3, 4}, {2, 4, 5}},
+        [](const V &x) { return Tensor::einsum("bij,bjk->bik", {x[0], x[1]}); }),
+      c("einsum_trace", {{4, 4}}, [](const V &x) { return Tensor::einsum("ii", {x[0]}); }),
+      c("einsum_diag", {{4, 4}}, [](const V &x) { return Tensor::einsum("ii->i", {x[0]}); }),
+      c("einsum_outer", {{3}, {4}},
+        [](const V &x) { return Tensor::einsum("i,j->ij", {x[0], x[1]}); }),
+      c("einsum_ellipsis", {{2, 3, 4}, {4, 2}},
+        [](const V &x) { return Tensor::einsum("...ij,...jk", {x[0], x[1]}); }),
+      c("einsum_implicit", {{2, 3}, {3, 4}, {4, 2}},
+        [](const V &x) { return Tensor::einsum("ij,jk,kl", {x[0], x[1], x[2]}); }),
+      c("einsum_sum", {{2, 3, 4}}, [](const V &x) { return Tensor::einsum("ijk->j", {x[0]}); }),
   };
   check(cases, kNNRefs);
 }
@@ -352,6 +373,14 @@ TEST_F(NNOpsTest, ShapesAndErrors) {
             "crossEntropy: labelSmoothing 2.000000 is not in [0, 1]");
   EXPECT_EQ(errorOf(logits.nllLoss(Tensor::zeros({5, 1}, DType::I32, ctx))),
             "nllLoss: the target must have shape (5,), got <Tensor (5, 1) i32>");
+  EXPECT_EQ(errorOf(Tensor::einsum("ij,jk->ik", {logits})),
+            "einsum \"ij,jk->ik\": 2 operands in the formula, 1 given");
+  EXPECT_EQ(errorOf(Tensor::einsum("ij,jk->ik", {logits, logits})),
+            "einsum \"ij,jk->ik\": index 'j' has sizes 4 and 5");
+  EXPECT_EQ(errorOf(Tensor::einsum("ijk", {logits})),
+            "einsum \"ijk\": operand 0 (5, 4) has 2 axes for subscripts \"ijk\"");
+  EXPECT_EQ(errorOf(Tensor::einsum("ij->q", {logits})),
+            "einsum \"ij->q\": the output's index 'q' is not an input's");
 }
 
 } // namespace

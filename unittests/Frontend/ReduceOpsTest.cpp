@@ -163,6 +163,21 @@ TEST_F(ReduceOpsTest, TiesAndDtypes) {
   EXPECT_TRUE(std::isnan(sorted.back()));
   EXPECT_INTS(n.argsort(), 2, 3, 0, 4, 1);
   EXPECT_INTS(n.argsort(0, true), 1, 4, 0, 3, 2);
+  // max, min, maximum, minimum keep a NaN wherever it is (PyTorch's; uop.max
+  // alone keeps only its second operand's); argmax finds the NaN.
+  for (Tensor v : {Tensor::fromVector({NAN, 1, 2}, ctx), Tensor::fromVector({1, NAN, 2}, ctx),
+                   Tensor::fromVector({1, 2, NAN}, ctx)}) {
+    EXPECT_TRUE(std::isnan(values(v.max())[0]));
+    EXPECT_TRUE(std::isnan(values(v.min())[0]));
+    EXPECT_TRUE(std::isnan(values(v.cummax(0).first).back()));
+  }
+  EXPECT_INTS(Tensor::fromVector({1, NAN, 2}, ctx).argmax(), 1);
+  std::vector<float> mx = values(Tensor::fromVector({NAN, 1, 2}, ctx)
+                                     .maximum(Tensor::fromVector({5, NAN, 1}, ctx)));
+  EXPECT_TRUE(std::isnan(mx[0]) && std::isnan(mx[1]));
+  EXPECT_EQ(mx[2], 2.0f);
+  std::vector<float> mn = values(Tensor::fromVector({NAN, 1, 2}, ctx).minimum(0.5));
+  EXPECT_TRUE(std::isnan(mn[0]));
   // The product's gradient with zeros is the product of the others.
   Tensor z = Tensor::fromVector({2, 0, 3, 4}, ctx);
   auto gp = z.prod().gradient({z});

@@ -648,8 +648,13 @@ public:
   Tensor scatterReduce(int64_t dim, const Tensor &index, const Tensor &src,
                        const std::string &reduce, bool includeSelf = true) const;
   /// The elements where mask (broadcast to self) is true, as a 1-D tensor:
-  /// realizes the mask's count (its size is the data's).
-  Tensor maskedSelect(const Tensor &mask) const;
+  /// without `size` it realizes the mask (the result's size is the data's);
+  /// with one, it is lazy, truncated or filled with `fillValue`.
+  Tensor maskedSelect(const Tensor &mask, std::optional<int64_t> size = std::nullopt,
+                      Scalar fillValue = 0) const;
+  /// The indices of the nonzero elements, (n, ndim) i32 (n realized, or
+  /// `size` filled with `fillValue`, as maskedSelect).
+  Tensor nonzero(std::optional<int64_t> size = std::nullopt, Scalar fillValue = 0) const;
   /// Resizes the trailing axes to `size` ("nearest", "nearest-exact",
   /// "linear" for 1, 2 or 3 axes: bilinear, trilinear).
   Tensor interpolate(const Shape &size, const std::string &mode = "linear",
@@ -713,6 +718,9 @@ public:
   /// (..., M, K) @ (..., K, N): broadcast to (..., M, N, K), multiply, reduce.
   Tensor matmul(const Tensor &w) const;
   Tensor dot(const Tensor &w) const { return matmul(w); }
+  /// Einstein summation ("ij,jk->ik"; "..." broadcasts, a repeated index
+  /// of one operand takes its diagonal, no "->" sums the repeated ones).
+  static Tensor einsum(const std::string &formula, llvm::ArrayRef<Tensor> operands);
   Tensor linear(const Tensor &w) const;
   Tensor linear(const Tensor &w, const Tensor &b) const;
 
