@@ -170,9 +170,12 @@ Tensor Tensor::einsum(const std::string &formulaArg, ArrayRef<Tensor> operands) 
                       std::to_string(it->second) + " and " + std::to_string(xs[i].shape()[j]));
       }
     }
-  for (char c : *rhs)
+  for (char c : *rhs) {
     if (!size.count(c))
       return fail("the output's index '" + std::string(1, c) + "' is not an input's");
+    if (std::count(rhs->begin(), rhs->end(), c) > 1)
+      return fail("the output's index '" + std::string(1, c) + "' is repeated");
+  }
   std::string alpha;
   for (auto &[c, n] : size)
     alpha += c;

@@ -379,6 +379,8 @@ TEST_F(NNOpsTest, ShapesAndErrors) {
             "einsum \"ij,jk->ik\": index 'j' has sizes 4 and 5");
   EXPECT_EQ(errorOf(Tensor::einsum("ijk", {logits})),
             "einsum \"ijk\": operand 0 (5, 4) has 2 axes for subscripts \"ijk\"");
+  EXPECT_EQ(errorOf(Tensor::einsum("ij->ii", {logits})),
+            "einsum \"ij->ii\": the output's index 'i' is repeated");
   EXPECT_EQ(errorOf(Tensor::einsum("ij->q", {logits})),
             "einsum \"ij->q\": the output's index 'q' is not an input's");
 }

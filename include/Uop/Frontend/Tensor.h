@@ -447,9 +447,9 @@ public:
   /// Whether every element isclose (a bool scalar).
   Tensor allclose(const Tensor &x, double rtol = 1e-5, double atol = 1e-8,
                   bool equalNan = false) const;
-  /// self ? a : b (self is made bool: x != 0), broadcast together and
-  /// promoted; a scalar branch takes the other branch's dtype, two scalars
-  /// are i32 (bool if both are) or f32 with a float among them.
+  /// self ? a : b (self must be bool), broadcast together and promoted; a
+  /// scalar branch is weak (it takes the other branch's dtype, as a binary
+  /// op's), two scalars are i32 (bool if both are) or f32 with a float.
   Tensor where(const Tensor &a, const Tensor &b) const;
   Tensor where(const Tensor &a, Scalar b) const;
   Tensor where(Scalar a, const Tensor &b) const;
@@ -752,9 +752,10 @@ public:
                          Ints outputPadding = 0, int64_t groups = 1) const;
   /// Max over windows of the trailing len(kernel) axes (two for an int),
   /// `stride` apart (the kernel when absent), with `dilation`, padding by
-  /// -inf (as conv2d's `padding`) and `ceilMode` (the last window may
-  /// start in the right padding's... as PyTorch's). The plain 2-D case with
-  /// stride == kernel is the seed's max_pool2d.
+  /// -inf (one int, one per axis, or flat pairs, at most half the kernel)
+  /// and `ceilMode` (PyTorch's: a last, partial window that starts inside
+  /// the input or the left padding). The plain 2-D case with stride ==
+  /// kernel is the seed's max_pool2d.
   Tensor maxPool2d(Ints kernel = 2, std::optional<Ints> stride = std::nullopt, Ints dilation = 1,
                    Ints padding = 0, bool ceilMode = false) const;
   /// The average over the same windows; padding counts in the average
