@@ -443,33 +443,60 @@ static Tensor powInt(const Tensor &x, uint64_t n) {
   return result;
 }
 
-/// base ** e of two float tensors of one shape and dtype, with PyTorch's
-/// values at the edges (tinygrad's decomposition of POW): |base| ** e as
-/// exp2(e log2 |base|), negated for a negative base and an odd integer e,
-/// NaN for a negative base and a non-integer e (the -inf base excepted);
-/// 0 ** e is 0, 1 or inf; x ** 0 is 1. Each branch computes on safe inputs
-/// so that the branches a where does not take differentiate to 0.
-static Tensor powFloat(const Tensor &base, const Tensor &e) {
+/// A term of value 0 whose gradient with respect to x is `d` (any value:
+/// finite, +-inf or NaN; `d` itself gets none): x - x.detach() times d
+/// where d is finite, and where it is not, sqrt(x - x.detach()) at 0,
+/// whose derivative 0.5 / 0 is +inf (negated for -inf; times 0 for NaN).
+/// PyTorch's gradients at the edges of a function (0 ** -0.3) are such
+/// values, which autodiff of a composition cannot give: adding this to the
+/// function's value, detached, gives them (and no second derivative). An
+/// infinite x gets no gradient.
+static Tensor zeroWithGradient(const Tensor &x, const Tensor &d) {
+  Tensor xs = x.isfinite().where(x, 0.0);
+  Tensor u0 = xs.sub(xs.detach()); // value 0, gradient 1
+  Tensor dd = d.detach();
+  Tensor finite = dd.isfinite();
+  Tensor part = u0.mul(finite.where(dd, 0.0));
+  Tensor s = finite.where(1.0, u0).sqrt(); // 0 where d is not finite
+  Tensor pos = dd.eq(INFINITY), neg = dd.eq(-INFINITY), nan = dd.isnan();
+  return part.add(pos.where(s, 0.0)).sub(neg.where(s, 0.0)).add(nan.where(s.mul(0.0), 0.0));
+}
+
+/// The value of base ** e of two float tensors of one shape and dtype, with
+/// PyTorch's values at the edges (tinygrad's decomposition of POW):
+/// |base| ** e as exp2(e log2 |base|), negated for a negative base and an
+/// odd integer e, NaN for a negative base and a non-integer e (the -inf
+/// base excepted); 0 ** e is 0, 1 or inf; x ** 0 is 1.
+static Tensor powValue(const Tensor &base, const Tensor &e) {
   Tensor ab = base.abs();
   Tensor zero = ab.eq(0);
-  Tensor safe = zero.where(1.0, ab);
-  Tensor mag = e.mul(safe.log2()).exp2();
+  Tensor mag = e.mul(zero.where(1.0, ab).log2()).exp2();
   Tensor isInteger = e.eq(e.trunc());
   Tensor half = e.mul(0.5);
   Tensor odd = isInteger.logicalAnd(half.ne(half.trunc()));
-  // A negative base with a non-integer exponent: NaN whose gradient is NaN
-  // for both operands (PyTorch's), there only.
-  Tensor isNan = base.lt(0).logicalAnd(isInteger.logicalNot()).logicalAnd(base.ne(-INFINITY));
-  Tensor nan = isNan.where(base.add(e), 0.0).mul(std::numeric_limits<double>::quiet_NaN());
-  Tensor negBase = isInteger.where(odd.where(mag.neg(), mag), base.eq(-INFINITY).where(mag, nan));
+  Tensor negBase = isInteger.where(odd.where(mag.neg(), mag),
+                                   base.eq(-INFINITY).where(mag, std::nan("")));
   Tensor r = base.lt(0).where(negBase, mag);
-  // 0 ** e: 1 for e == 0, 0 above, inf below.
   Tensor atZero = e.gt(0).where(0.0, e.eq(0).where(1.0, INFINITY));
   r = zero.where(atZero.cast(r.dtype()), r);
-  // x ** 0 is 1 for every x (inf and NaN too); finite nonzero x already
-  // are, with the gradient log|x| for e.
-  Tensor special = zero.logicalOr(base.isfinite().logicalNot());
-  return e.eq(0).logicalAnd(special).where(1.0, r);
+  return e.eq(0).where(1.0, r);
+}
+
+/// base ** e (float tensors of one shape and dtype) with PyTorch's
+/// gradients, everywhere: e * base ** (e - 1) (0 where e is 0) for base,
+/// base ** e * log(base) (0 where base is 0 and e >= 0) for e, by
+/// zeroWithGradient terms on the detached value (a composition's gradient
+/// is NaN or 0 at 0 ** e, at an infinite base, and ln|base| for a negative
+/// one). `withExponent` false: e is a constant (no term for it).
+static Tensor powFloat(const Tensor &base, const Tensor &e, bool withExponent = true) {
+  Tensor b = base.detach(), x = e.detach();
+  Tensor r = powValue(b, x);
+  Tensor db = x.eq(0).where(0.0, x.mul(powValue(b, x.sub(1))));
+  Tensor out = r.add(zeroWithGradient(base, db));
+  if (!withExponent)
+    return out;
+  Tensor de = b.eq(0).logicalAnd(x.ge(0)).where(0.0, r.mul(b.log()));
+  return out.add(zeroWithGradient(e, de));
 }
 
 /// self ** x of two tensors of one dtype.
@@ -524,16 +551,7 @@ Tensor Tensor::pow(Scalar x) const {
     return s.sqrt();
   if (c == -0.5)
     return s.rsqrt();
-  Tensor r = powSame(s, scalarOf(s, x, s.dtype()));
-  if (c > 1)
-    return r;
-  // At x = 0 the derivative c * 0^(c - 1) is +-inf (PyTorch's), which the
-  // where that makes 0^c does not pass on: add a term of value 0 whose
-  // gradient is that, sqrt(x - x.detach()) at 0 (sqrt's rule: 0.5 / 0).
-  Tensor zero = s.eq(0);
-  Tensor u = zero.where(s.sub(s.detach()), 1.0);
-  Tensor t = zero.where(u.sqrt(), 0.0);
-  return c > 0 ? r.add(t) : r.sub(t);
+  return powFloat(s, scalarOf(s, x, s.dtype()).expand(s.shape()), /*withExponent=*/false);
 }
 Tensor Tensor::rpow(Scalar x) const {
   if (!ok())

@@ -415,6 +415,67 @@ TEST_F(ElementwiseOpsTest, PowAtTheEdges) {
   EXPECT_TRUE(std::isnan(values((*gn)[1])[0]));
 }
 
+// PyTorch's pow and its gradients on a grid of bases and exponents with
+// zeros, negatives, non-integers and infinite bases: value pow(b, e),
+// d/db = e * pow(b, e - 1) (0 where e is 0), d/de = pow(b, e) * log(b) (0
+// where b is 0 and e >= 0). An infinite base gets no gradient (uop's
+// limitation: no zero-valued term has a gradient there), so those are
+// checked only where PyTorch's is 0.
+TEST_F(ElementwiseOpsTest, PowGradientsAsPyTorchs) {
+  std::vector<float> bases = {-kInf, -2, -1, -0.5, 0, 0.5, 1, 2, kInf};
+  std::vector<float> exps = {-1.5, -1, -0.3, 0, 0.3, 1, 2, 3.3};
+  std::vector<float> bv, ev;
+  for (float b : bases)
+    for (float e : exps)
+      bv.push_back(b), ev.push_back(e);
+  Shape s{static_cast<int64_t>(bv.size())};
+  Tensor b = Tensor::fromVector(bv, s, ctx), e = Tensor::fromVector(ev, s, ctx);
+  auto close = [](double got, double want) {
+    if (std::isnan(want) || std::isnan(got))
+      return std::isnan(want) && std::isnan(got);
+    if (std::isinf(want) || std::isinf(got))
+      return got == want;
+    return std::fabs(got - want) <= 1e-5 + 1e-4 * std::fabs(want);
+  };
+  std::vector<float> value = values(b.pow(e));
+  auto g = b.pow(e).sum().gradient({b, e});
+  ASSERT_TRUE(!!g) << llvm::toString(g.takeError());
+  std::vector<float> db = values((*g)[0]), de = values((*g)[1]);
+  for (size_t i = 0; i < bv.size(); ++i) {
+    double x = bv[i], y = ev[i];
+    SCOPED_TRACE(std::to_string(x) + " ** " + std::to_string(y));
+    double r = std::pow(x, y);
+    double wantDb = y == 0 ? 0 : y * std::pow(x, y - 1);
+    double wantDe = x == 0 && y >= 0 ? 0 : r * std::log(x);
+    EXPECT_TRUE(close(value[i], r)) << value[i] << " vs " << r;
+    if (!std::isinf(x) || wantDb == 0)
+      EXPECT_TRUE(close(db[i], wantDb)) << "d/db " << db[i] << " vs " << wantDb;
+    EXPECT_TRUE(close(de[i], wantDe)) << "d/de " << de[i] << " vs " << wantDe;
+    // A constant exponent: the same value and d/db.
+    if (std::isinf(x) && wantDb != 0)
+      continue;
+    Tensor bx = Tensor::fromVector({bv[i]}, ctx);
+    auto gcx = bx.pow(static_cast<double>(y)).sum().gradient({bx});
+    ASSERT_TRUE(!!gcx);
+    EXPECT_TRUE(close(values((*gcx)[0])[0], wantDb)) << "const e: " << values((*gcx)[0])[0];
+  }
+  // c ** x for constants c (tinygrad's test_pow_const): 0, 0.7, -2.
+  Tensor x = Tensor::fromVector({-2, -1, 0, 1, 2, 3}, ctx);
+  for (double c : {0.0, 0.7, -2.0}) {
+    SCOPED_TRACE(c);
+    std::vector<float> v = values(x.rpow(c));
+    auto gx = x.rpow(c).sum().gradient({x});
+    ASSERT_TRUE(!!gx);
+    std::vector<float> d = values((*gx)[0]);
+    for (size_t i = 0; i < v.size(); ++i) {
+      double y = -2.0 + i, r = std::pow(c, y);
+      EXPECT_TRUE(close(v[i], r)) << v[i] << " vs " << r;
+      double want = c == 0 && y >= 0 ? 0 : r * std::log(c);
+      EXPECT_TRUE(close(d[i], want)) << d[i] << " vs " << want;
+    }
+  }
+}
+
 TEST_F(ElementwiseOpsTest, DivisionRoundingModes) {
   // tinygrad's test_div_rounding_mode: integer and float numerators.
   std::vector<float> num = {5, 6, 7, 0, -5, -6, -7};

@@ -389,9 +389,11 @@ public:
   /// C's remainder (`fmod`): the sign of the dividend.
   Tensor fmod(const Tensor &x) const;
   Tensor fmod(Scalar x) const;
-  /// self ** x, PyTorch's values at the edges (0 ** 0 = 1, a negative base
-  /// with an integer exponent); an integer tensor to an integer power is
-  /// exact, to a negative one an error (as tinygrad's).
+  /// self ** x, PyTorch's values and gradients at the edges (0 ** 0 = 1, a
+  /// negative base with an integer exponent, the infinite gradients at 0;
+  /// no second derivative there, no gradient for an infinite base or
+  /// exponent); an integer tensor to an integer power is exact, to a
+  /// negative one an error (as tinygrad's).
   Tensor pow(const Tensor &x) const;
   Tensor pow(Scalar x) const;
   /// x ** self.
