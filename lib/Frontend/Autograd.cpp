@@ -37,6 +37,39 @@ void Tensor::setGrad(std::optional<Tensor> g) {
     h->grad = std::move(g);
 }
 
+llvm::Expected<std::vector<Tensor>> Tensor::gradient(ArrayRef<Tensor> targets) const {
+  if (!ok())
+    return takeError();
+  if (!shape().empty())
+    return llvm::createStringError("gradient: needs a scalar, got " + str());
+  for (const Tensor &p : targets) {
+    if (!p.ok())
+      return llvm::createStringError("gradient: target: " + p.error());
+    if (p.context() != context())
+      return llvm::createStringError("gradient: a target of another context");
+  }
+  std::shared_ptr<const TensorNode> rootNode = h->graph ? h->graph : h->node;
+  SmallVector<Value> values;
+  std::vector<std::shared_ptr<const TensorNode>> srcs{rootNode};
+  for (const Tensor &p : targets) {
+    values.push_back(p.value());
+    srcs.push_back(sharedNode(p));
+  }
+  GraphBuilder g(context());
+  FailureOr<SmallVector<Value>> grads = muop::gradient(g.b, rootNode->value, values);
+  if (failed(grads)) {
+    std::string d = g.c.takeDiagnostics();
+    g.eraseFresh();
+    return llvm::createStringError("gradient: " + (d.empty() ? std::string("no gradient") : d));
+  }
+  if (auto e = g.consFresh(*grads))
+    return llvm::createStringError("gradient: " + *e);
+  std::vector<Tensor> out;
+  for (Value gv : *grads)
+    out.push_back(fromNode(g.node(gv, srcs)));
+  return out;
+}
+
 llvm::Error Tensor::backward(ArrayRef<Tensor> params) const {
   if (!ok())
     return takeError();

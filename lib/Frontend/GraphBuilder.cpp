@@ -107,8 +107,12 @@ Value GraphBuilder::constant(Scalar v, Type dtype) {
     return muop::ConstOp::create(b, loc, b.getFloatAttr(dtype, v.value));
   if (dtype.isInteger(1))
     return muop::ConstOp::create(b, loc, b.getBoolAttr(v.value != 0));
-  return muop::ConstOp::create(b, loc,
-                               b.getIntegerAttr(dtype, static_cast<int64_t>(std::trunc(v.value))));
+  // int(v) wrapped to 32 bits, as a C cast of an in-range int64 (0xFFFFFFFF
+  // is -1); a value beyond int64 (C's undefined behavior) is 0.
+  double t = std::trunc(v.value);
+  int64_t i = std::fabs(t) < 9.2e18 ? static_cast<int64_t>(t) : 0;
+  return muop::ConstOp::create(
+      b, loc, b.getIntegerAttr(dtype, static_cast<int32_t>(static_cast<uint32_t>(i))));
 }
 
 std::optional<Tensor> detail::firstError(std::initializer_list<const Tensor *> ts) {

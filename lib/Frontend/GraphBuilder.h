@@ -97,6 +97,69 @@ inline std::string axisError(const char *op, int64_t a, const Shape &shape) {
 
 inline bool isFloat(DType d) { return d == DType::F16 || d == DType::F32; }
 
+/// tinygrad's least_upper_dtype of two tensors: bool < i32 < f16 < f32.
+inline DType promoteTypes(DType a, DType b) {
+  auto rank = [](DType d) {
+    switch (d) {
+    case DType::Bool:
+      return 0;
+    case DType::I32:
+      return 1;
+    case DType::F16:
+      return 2;
+    case DType::F32:
+      return 3;
+    }
+    return 3;
+  };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+/// The dtype of a tensor of dtype `t` in an operation with the host scalar
+/// `x` (tinygrad's weak scalars): a float makes a non-float tensor f32, an
+/// int makes a bool tensor i32, otherwise the tensor's dtype.
+inline DType scalarPromote(DType t, Scalar x) {
+  if (x.isFloat() && !isFloat(t))
+    return DType::F32;
+  if (x.kind == Scalar::Kind::Int && t == DType::Bool)
+    return DType::I32;
+  return t;
+}
+
+/// The dtype two host scalars make together (a where of two scalars):
+/// f32 with a float, else i32, or bool when both are.
+inline DType scalarsDType(Scalar a, Scalar b) {
+  if (a.isFloat() || b.isFloat())
+    return DType::F32;
+  if (a.kind == Scalar::Kind::Bool && b.kind == Scalar::Kind::Bool)
+    return DType::Bool;
+  return DType::I32;
+}
+
+/// A 0-d constant `x` of dtype `d` in t's context (t must be ok).
+inline Tensor scalarOf(const Tensor &t, Scalar x, DType d) {
+  return Tensor::full({}, x, d, *t.context());
+}
+
+/// Normalizes axis `a` of a rank-`n` tensor, taking 0 and -1 for a 0-d
+/// tensor as PyTorch does (then 0); nullopt when out of range.
+inline std::optional<int64_t> normAxis0(int64_t a, int64_t n) {
+  if (n == 0)
+    return a == 0 || a == -1 ? std::optional<int64_t>(0) : std::nullopt;
+  return normAxis(a, n);
+}
+
+/// i32 data in t's context that depends on nothing but `values` (a TinyJit
+/// may replay it as captured, as arange's).
+Tensor constantInts(TensorContext &ctx, const std::vector<int32_t> &values, const Shape &shape);
+
+/// where(c, f(where(c, x, safe)), 0 ...): `f` applied to x where `c` holds
+/// and to `safe` elsewhere, so that a branch a where does not take computes
+/// (and differentiates) no inf or NaN.
+inline Tensor onlyWhere(const Tensor &c, const Tensor &x, Scalar safe) {
+  return c.where(x, safe);
+}
+
 /// The graph's element type of a dtype, and back (the IR layer's mapping,
 /// UopDTypes.h, which uop-lower-host uses too).
 inline mlir::Type mlirDType(mlir::MLIRContext &ctx, DType d) {

@@ -94,10 +94,34 @@ Tensor Tensor::uniform(const Shape &shape, double low, double high, TensorContex
   return randomTensor(shape, ctx, "uniform",
                       [&] { return low + (high - low) * ctx.generator().nextDouble(); });
 }
+Tensor Tensor::rand(const Shape &shape, TensorContext &ctx) {
+  return randomTensor(shape, ctx, "rand", [&] { return ctx.generator().nextDouble(); });
+}
+Tensor Tensor::randint(const Shape &shape, int64_t low, int64_t high, TensorContext &ctx) {
+  if (low >= high)
+    return err("randint: low " + std::to_string(low) + " must be below high " +
+               std::to_string(high));
+  // Uniform integers: floor of a uniform double in [low, high).
+  Tensor t = randomTensor(shape, ctx, "randint", [&] {
+    double v = std::floor(low + (high - low) * ctx.generator().nextDouble());
+    return std::min<double>(v, static_cast<double>(high - 1));
+  });
+  return t.cast(DType::I32);
+}
+Tensor Tensor::randLike() const {
+  if (!ok())
+    return *this;
+  return rand(shape(), *context());
+}
+Tensor Tensor::randnLike() const {
+  if (!ok())
+    return *this;
+  return randn(shape(), *context());
+}
 Tensor Tensor::kaiming(const Shape &shape, TensorContext &ctx) {
   if (shape.empty())
     return err("kaiming: needs at least one dimension");
-  int64_t fan = shape.size() > 1 ? prod(ArrayRef<int64_t>(shape).drop_front()) : shape[0];
+  int64_t fan = shape.size() > 1 ? detail::prod(ArrayRef<int64_t>(shape).drop_front()) : shape[0];
   double bound = 1 / std::sqrt(static_cast<double>(fan));
   return uniform(shape, -bound, bound, ctx).setRequiresGrad();
 }

@@ -37,7 +37,7 @@ using namespace detail;
 namespace {
 /// The backward slice of some roots, in the seed's toposort order (depth
 /// first from the roots, operands in order), and its structure.
-struct Slice {
+struct GraphSlice {
   SmallVector<Operation *> order;
   /// Local slot -> global buffer id (buffers renumbered 0..n-1 in order of
   /// first use).
@@ -57,8 +57,8 @@ struct Program {
 };
 } // namespace
 
-static Slice sliceOf(TensorContext::Impl &c, ArrayRef<Value> roots) {
-  Slice sl;
+static GraphSlice sliceOf(TensorContext::Impl &c, ArrayRef<Value> roots) {
+  GraphSlice sl;
   // Post-order DFS, iterative (graphs can be deep).
   llvm::DenseMap<Operation *, unsigned> index;
   SmallVector<std::pair<Operation *, unsigned>> stack;
@@ -117,7 +117,7 @@ static Slice sliceOf(TensorContext::Impl &c, ArrayRef<Value> roots) {
 
 /// `func.func @main() -> (roots...)` over the slice of `roots`, in its order,
 /// with its buffers renumbered.
-static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots, const Slice &sl) {
+static Program buildProgram(TensorContext::Impl &c, ArrayRef<Value> roots, const GraphSlice &sl) {
   Program p;
   Location loc = UnknownLoc::get(&c.mlir);
   p.module = ModuleOp::create(loc);
@@ -165,7 +165,10 @@ static std::optional<muop::BufferOp> wholeBuffer(Value v) {
   return buf;
 }
 
-bool Tensor::isRealized() const { return ok() && wholeBuffer(value()).has_value(); }
+bool Tensor::isRealized() const {
+  // A tensor with no elements is its (empty) value already.
+  return ok() && (numel() == 0 || wholeBuffer(value()).has_value());
+}
 
 int64_t detail::bufferIdOf(const Tensor &t) {
   auto buf = t.ok() ? wholeBuffer(t.value()) : std::nullopt;
@@ -198,6 +201,8 @@ pendingRoots(ArrayRef<Tensor> ts, bool all) {
     if (ctx && t.context() != ctx)
       return llvm::createStringError("realize: tensors of different contexts");
     ctx = t.context();
+    if (t.numel() == 0) // no program computes nothing
+      continue;
     if ((all || !t.isRealized()) && !llvm::is_contained(roots, t.value()))
       roots.push_back(t.value());
   }
@@ -361,7 +366,7 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
   bool compiledHere = false;
   // The plan: the frontend's own structural key first (no program to build,
   // print or hash), then the plan cache (which compiles the first time).
-  Slice sl = sliceOf(c, roots);
+  GraphSlice sl = sliceOf(c, roots);
   rt::Executable *exe = nullptr;
   if (!sl.key.empty())
     if (auto it = c.plans.find(sl.key); it != c.plans.end()) {
@@ -396,12 +401,8 @@ llvm::Error Tensor::realizeAll(ArrayRef<Tensor> tensors) {
                                    std::to_string(sl.inputs[slot]) + " is gone");
   };
   std::vector<Shape> shapes;
-  for (Value r : roots) {
+  for (Value r : roots)
     shapes.push_back(shapeOfValue(r));
-    if (prod(shapes.back()) == 0)
-      return llvm::createStringError("empty tensors are not supported (shape " +
-                                     shapeStr(shapes.back()) + ")");
-  }
   auto results = detail::runPlan(*ctx, exe, input, shapes);
   if (!results)
     return llvm::createStringError("realize: " + llvm::toString(results.takeError()));
@@ -462,6 +463,12 @@ rt::Executable *TensorContext::lastExecutable() const { return p->last; }
 llvm::Expected<rt::HostBuffer> Tensor::numpy() const {
   if (auto e = realizeAll({*this}))
     return std::move(e);
+  if (numel() == 0) {
+    auto out = rt::HostBuffer::create(dtype(), shape());
+    if (!out.ok())
+      return llvm::createStringError(out.error());
+    return out.take();
+  }
   std::shared_ptr<Storage> data = detail::bufferData(*this);
   if (!data)
     return llvm::createStringError("numpy: internal error: the data is gone");

@@ -62,7 +62,7 @@ DType Tensor::dtype() const {
   const TensorNode *n = nodeOf(*this);
   return n ? rtDType(muop::getDType(n->value.getType())) : DType::F32;
 }
-int64_t Tensor::numel() const { return prod(shape()); }
+int64_t Tensor::numel() const { return detail::prod(shape()); }
 TensorContext *Tensor::context() const {
   const TensorNode *n = nodeOf(*this);
   return n ? n->ctx : nullptr;

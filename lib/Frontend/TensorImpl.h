@@ -11,7 +11,15 @@
 //                 the buffer pools, the copies between them
 //   Random.cpp    the Generator and the random creation functions
 //   Creation.cpp  data tensors (dataTensor, fromBuffer, ...), full, arange
-//   Elementwise.cpp, Movement.cpp, Reduce.cpp, Functional.cpp  the op families
+//   Elementwise.cpp  binary ops, promotion, comparisons, where, casts,
+//                 division modes, mod, pow, the integer bit operations
+//   Math.cpp      unary math, rounding, trig, erf, the activations
+//   Movement.cpp  views, slices, pads, flip, cat, stack, split, repeat, ...
+//   Indexing.cpp  Python indexing, gather, scatter, masks, interpolate,
+//                 triangles and diagonals
+//   Reduce.cpp    reductions (sum, prod, max, mean, var, softmax, argmax, ...)
+//   Scan.cpp      cumulative scans, sort, topk
+//   Functional.cpp  matmul, convolutions, pooling, attention, losses
 //   Autograd.cpp  requiresGrad, grad, backward
 //   Jit.cpp, NN.cpp   TinyJit; layers and optimizers
 //
@@ -203,7 +211,7 @@ struct TensorContext::Impl {
   };
   std::unordered_map<std::vector<const void *>, mlir::Value, KeyHash> consed;
   /// Each consed op's properties as an attribute (the key's second word),
-  /// for the structural plan key of a realize (Slice in Realize.cpp).
+  /// for the structural plan key of a realize (GraphSlice in Realize.cpp).
   llvm::DenseMap<mlir::Operation *, const void *> props;
   /// Graph ops that nodes stand for, with how many nodes do: the roots of
   /// collectGarbage(), which erases every op they do not reach (a training
@@ -231,7 +239,7 @@ struct TensorContext::Impl {
   /// a TinyJit's capture reads them as they are, even when the call made them.
   llvm::DenseSet<int64_t> constantBuffers;
   size_t realizations = 0;
-  /// The frontend's plans by structure (Slice::key in Realize.cpp): a
+  /// The frontend's plans by structure (GraphSlice::key in Realize.cpp): a
   /// realize that finds its structure here skips building, printing and
   /// hashing the program. The executables are the plan cache's.
   std::unordered_map<std::string, rt::Executable *> plans;

@@ -2,7 +2,8 @@
 //
 // A port of uopc/autodiff.py. Each rule builds exactly the seed's ops, in
 // its operand order (`g * s[1]` is mul(g, s1)), so the gradient graph is the
-// seed's.
+// seed's, but for sin's: the seed's cos(x) = sin(x + pi/2) loses digits on
+// large arguments, this one is 1 - 2 sin^2(x / 2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,8 +145,14 @@ static FailureOr<SmallVector<Value>> rule(OpBuilder &b, Operation *op, Value g) 
     return Grads{o.mul(o.mul(g, o.recip(s(0))), o.full(u, 1 / ln2))};
   if (isa<SqrtOp>(op))
     return Grads{o.mul(o.mul(g, o.recip(u)), o.full(u, 0.5))};
-  if (isa<SinOp>(op))
-    return Grads{o.mul(g, o.sin(o.add(s(0), o.full(u, llvm::numbers::pi / 2))))};
+  if (isa<SinOp>(op)) {
+    // cos(x) = 1 - 2 sin^2(x / 2): x / 2 is exact, so the derivative is as
+    // exact as sin at every x (the seed's sin(x + pi/2) rounds x + pi/2,
+    // which loses the low digits of a large x).
+    Value h = o.sin(o.mul(s(0), o.full(u, 0.5)));
+    Value cos = o.add(o.mul(o.mul(h, h), o.full(u, -2)), o.full(u, 1));
+    return Grads{o.mul(g, cos)};
+  }
   if (isa<CastOp>(op)) {
     Type src = o.dtypeOf(s(0));
     return Grads{isFloatDType(src) ? o.cast(g, src) : Value()};

@@ -50,3 +50,29 @@ func.func @main() -> f32 {
   %1 = uop.reduce %0 <add> pop 1 : tensor<3xf32>
   return %1 : f32
 }
+
+// -----
+
+// sin's rule: g * cos(x) with cos(x) = 1 - 2 sin^2(x / 2) (x / 2 is exact;
+// the seed's sin(x + pi/2) rounds x + pi/2 and loses digits on large x).
+// The ones of the seed of the backward pass are the 1 of 1 - 2 sin^2.
+// CHECK-LABEL: func.func @main_grad() -> (f32, tensor<4xf32>)
+// CHECK:         %[[X:.*]] = uop.buffer 0 : tensor<4xf32>
+// CHECK:         %[[G:.*]] = uop.expand %{{.*}}, [4] : tensor<1xf32>
+// CHECK-NEXT:    %[[HALF:.*]] = uop.const 5.000000e-01 : f32
+// CHECK:         %[[HE:.*]] = uop.expand %{{.*}}, [4] : tensor<1xf32>
+// CHECK-NEXT:    %[[XH:.*]] = uop.mul %[[X]], %[[HE]] : tensor<4xf32>
+// CHECK-NEXT:    %[[S:.*]] = uop.sin %[[XH]] : tensor<4xf32>
+// CHECK-NEXT:    %[[S2:.*]] = uop.mul %[[S]], %[[S]] : tensor<4xf32>
+// CHECK-NEXT:    %[[M2:.*]] = uop.const -2.000000e+00 : f32
+// CHECK:         %[[M2E:.*]] = uop.expand %{{.*}}, [4] : tensor<1xf32>
+// CHECK-NEXT:    %[[T:.*]] = uop.mul %[[S2]], %[[M2E]] : tensor<4xf32>
+// CHECK-NEXT:    %[[COS:.*]] = uop.add %[[T]], %[[G]] : tensor<4xf32>
+// CHECK-NEXT:    %[[DX:.*]] = uop.mul %[[G]], %[[COS]] : tensor<4xf32>
+// CHECK-NEXT:    return %{{.*}}, %[[DX]]
+func.func @main() -> f32 {
+  %x = uop.buffer 0 : tensor<4xf32>
+  %0 = uop.sin %x : tensor<4xf32>
+  %1 = uop.reduce %0 <add> pop 1 : tensor<4xf32>
+  return %1 : f32
+}

@@ -124,12 +124,15 @@ TEST_F(ConvTest, Errors) {
             "differ from the input's 2");
   EXPECT_EQ(errorOf(x.conv2d(w, Tensor::zeros({2}, DType::F32, ctx))),
             "conv2d: input (1, 2, 5, 5), weight (3, 2, 3, 3), bias (2,): the bias must be (3,)");
-  EXPECT_EQ(errorOf(x.conv2d(w, std::nullopt, -1)),
-            "conv2d: input (1, 2, 5, 5), weight (3, 2, 3, 3): padding -1 and stride 1 (padding "
-            "must be >= 0, stride >= 1)");
+  // A negative padding crops (tinygrad's); a kernel that then does not fit
+  // is the error.
+  EXPECT_EQ(x.conv2d(w, std::nullopt, -1).shape(), (Shape{1, 3, 1, 1}));
+  EXPECT_EQ(errorOf(x.conv2d(w, std::nullopt, -2)),
+            "conv2d: input (1, 2, 5, 5), weight (3, 2, 3, 3): the 3x3 kernel does not fit the "
+            "padded 1x1 input");
   EXPECT_EQ(errorOf(x.conv2d(w, std::nullopt, 0, 0)),
-            "conv2d: input (1, 2, 5, 5), weight (3, 2, 3, 3): padding 0 and stride 0 (padding "
-            "must be >= 0, stride >= 1)");
+            "conv2d: input (1, 2, 5, 5), weight (3, 2, 3, 3): padding 0 and stride 0 (stride and "
+            "dilation must be >= 1)");
   EXPECT_EQ(errorOf(x.conv2d(Tensor::zeros({3, 2, 7, 1}, DType::F32, ctx))),
             "conv2d: input (1, 2, 5, 5), weight (3, 2, 7, 1): the 7x1 kernel does not fit the "
             "padded 5x5 input");

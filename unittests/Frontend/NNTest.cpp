@@ -406,8 +406,9 @@ TEST_F(NNTest, AFailedStepChangesNothing) {
   // A program that fails to run (an extra tensor that cannot realize):
   // the parameters and the state keep their values.
   q.setGrad(Tensor::ones({1}, DType::F32, ctx));
-  Tensor empty = Tensor::zeros({2}, DType::F32, ctx).slice(0, 1, 1);
-  EXPECT_EQ(llvm::toString(opt.step({empty})), "empty tensors are not supported (shape (0,))");
+  Tensor byZero = Tensor::fromInts({1}, {1}, ctx).floorDiv(Tensor::fromInts({0}, {1}, ctx));
+  EXPECT_NE(llvm::toString(opt.step({byZero})).find("integer division by zero"),
+            std::string::npos);
   EXPECT_EQ(opt.steps(), 0);
   EXPECT_TRUE(p.isRealized() && opt.m[0].isRealized() && opt.v[1].isRealized());
   EXPECT_EQ(values(p), (std::vector<float>{1, 2}));

@@ -27,7 +27,9 @@ namespace mlir::uop {
 /// * a target root does not depend on gets zeros like it.
 ///
 /// The rules are the seed's (`_rule`): add, mul, max (ties split in half),
-/// recip, exp2, log2, sqrt, sin, cast (none to a non-float source), where,
+/// recip, exp2, log2, sqrt, sin (its cos as 1 - 2 sin^2(x/2), exact at large
+/// x, where the seed's sin(x + pi/2) is not), cast (none to a non-float
+/// source), where,
 /// comparisons and floordiv/floormod (none), reshape, expand (sum_to),
 /// permute (the inverse), shrink (pad), stack, stage (detach stops, others
 /// pass), reduce add and max (the mask of the maxima over their count), index
