@@ -11,6 +11,9 @@
 //   guards to every ordered compare (right under -ffast-math, which uop
 //   does not use), so the seed's max `(a>b)?a:b` read
 //   `(a == a && b == b) && a > b ? a : b`.
+// * arith.index_cast -> one C cast, `(int32_t) x` or `(size_t) x`; upstream
+//   casts through ptrdiff_t, `(int32_t) ((ptrdiff_t) threadIdx.x)`, which
+//   gcc, clang and nvcc compute the same (two's complement conversions).
 // * arith.floordivsi -> `floordiv_i32(a, b)` and the floor modulo that
 //   uop-linearize expands (remsi, then `r + b` where r and b differ in
 //   sign) -> `floormod_i32(a, b)`: the seed's prelude helpers; upstream has
@@ -138,6 +141,19 @@ struct OrderedCmpF : OpConversionPattern<arith::CmpFOp> {
   }
 };
 
+/// arith.index_cast (scalar) -> emitc.cast.
+struct IndexCast : OpConversionPattern<arith::IndexCastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(arith::IndexCastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type || !emitc::isIntegerIndexOrOpaqueType(type) || isa<emitc::OpaqueType>(type))
+      return rewriter.notifyMatchFailure(op, "not a scalar cast");
+    rewriter.replaceOpWithNewOp<emitc::CastOp>(op, type, adaptor.getIn());
+    return success();
+  }
+};
+
 /// arith.floordivsi (i32) -> floordiv_i32(a, b).
 struct FloorDiv : OpConversionPattern<arith::FloorDivSIOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -199,7 +215,7 @@ struct FloorMod : OpConversionPattern<arith::SelectOp> {
 void mlir::uop::populateUopArithToEmitCPatterns(const CTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   // Above upstream's patterns for the same ops.
-  patterns.add<ConstantToLiteral, OrderedCmpF, FloorDiv, FloorMod>(converter,
+  patterns.add<ConstantToLiteral, OrderedCmpF, IndexCast, FloorDiv, FloorMod>(converter,
                                                                    patterns.getContext(),
                                                                    /*benefit=*/2);
 }

@@ -125,13 +125,16 @@ static void renameReserved(ModuleOp module) {
 /// namespace) and drops the gpu.module.
 static LogicalResult flattenGPUModules(ModuleOp module) {
   SmallVector<gpu::GPUModuleOp> gpuModules(module.getOps<gpu::GPUModuleOp>());
+  // The kernels first: C++ declares a function before its use (the host's
+  // launches).
+  Operation *first = &module.getBody()->front();
   for (gpu::GPUModuleOp g : gpuModules) {
     for (Operation &op : llvm::make_early_inc_range(g.getBody()->getOperations())) {
       if (!isa<gpu::GPUFuncOp>(op))
         return op.emitOpError("has no CUDA C form (only gpu.func kernels do)");
       if (module.lookupSymbol(cast<gpu::GPUFuncOp>(op).getName()))
         return op.emitOpError("has the name of another function of the module");
-      op.moveBefore(g);
+      op.moveBefore(first);
     }
     g.erase();
   }
