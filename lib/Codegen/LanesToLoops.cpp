@@ -87,6 +87,23 @@ std::optional<int64_t> constantDifference(Value a, Value b) {
   return std::nullopt;
 }
 
+/// For an integer vector constant whose lanes are `first + lane * step`
+/// (the lane offsets uop-linearize checks and gathers with), the pair.
+std::optional<std::pair<APInt, APInt>> progressionOf(Value v) {
+  DenseIntElementsAttr dense;
+  if (!matchPattern(v, m_Constant(&dense)) || dense.getNumElements() < 2)
+    return std::nullopt;
+  Type elem = dense.getElementType();
+  if (!elem.isIndex() && elem.getIntOrFloatBitWidth() < 32)
+    return std::nullopt;
+  SmallVector<APInt> values(dense.getValues<APInt>());
+  APInt step = values[1] - values[0];
+  for (size_t i = 1; i < values.size(); ++i)
+    if (values[i] - values[i - 1] != step)
+      return std::nullopt;
+  return std::make_pair(values[0], step);
+}
+
 /// One memory access of a run: the memref, the index its lane 0 reads or
 /// writes (null for a gather, which can read anywhere), and whether it
 /// writes.
@@ -122,6 +139,15 @@ private:
   int64_t runLanes = 0;
   SmallVector<Access> runAccesses;
 
+  /// An error at `op` (at the kernel where `op` has no location: a
+  /// constant uop-linearize made).
+  InFlightDiagnostic laneError(Operation *op, const Twine &message) {
+    Location loc = op->getLoc();
+    if (isa<UnknownLoc>(loc))
+      loc = func.getLoc();
+    return emitError(loc) << "'" << op->getName() << "' op uop-lanes-to-loops: " << message;
+  }
+
   //===--------------------------------------------------------------------===//
   // Vector accumulators
   //===--------------------------------------------------------------------===//
@@ -138,12 +164,12 @@ private:
       MemRefType type = a.getType();
       int64_t lanes = lanesOf(type.getElementType());
       if (!lanes || type.getRank() != 1 || !type.hasStaticShape())
-        return a.emitOpError("uop-lanes-to-loops: only 1-D static allocas of 1-D vectors "
+        return laneError(a.getOperation(), "only 1-D static allocas of 1-D vectors "
                              "have a lane form, not ")
                << type;
       for (Operation *user : a->getUsers())
         if (!isa<memref::LoadOp, memref::StoreOp>(user))
-          return user->emitOpError("uop-lanes-to-loops: a vector accumulator may only be "
+          return laneError(user, "a vector accumulator may only be "
                                    "loaded and stored");
       OpBuilder b(a);
       auto flat = MemRefType::get({type.getNumElements() * lanes},
@@ -178,7 +204,8 @@ private:
   /// broadcast of a scalar.
   bool isSplatSource(Operation *op) {
     if (auto c = dyn_cast<arith::ConstantOp>(op))
-      return isa<VectorType>(c.getType()) && splatOf(c.getResult());
+      return isa<VectorType>(c.getType()) &&
+             (splatOf(c.getResult()) || progressionOf(c.getResult()));
     if (auto bc = dyn_cast<vector::BroadcastOp>(op))
       return !isa<VectorType>(bc.getSourceType());
     return false;
@@ -278,7 +305,7 @@ private:
       if (isLaneOp(op)) {
         int64_t lanes = lanesOfOp(op);
         if (!lanes)
-          return op->emitOpError("uop-lanes-to-loops: the lane form needs 1-D fixed vectors "
+          return laneError(op, "the lane form needs 1-D fixed vectors "
                                  "of one width");
         std::optional<Access> access = accessOf(op);
         if (!runOps.empty() && (lanes != runLanes || (access && conflictsWithRun(*access))))
@@ -330,8 +357,7 @@ private:
       arrays[v] = a;
       return a;
     }
-    (def ? def : v.getParentBlock()->getParentOp())
-        ->emitOpError("uop-lanes-to-loops: a vector value that is carried by a loop or region "
+    laneError((def ? def : v.getParentBlock()->getParentOp()), "a vector value that is carried by a loop or region "
                       "has no lane form");
     return {};
   }
@@ -343,13 +369,28 @@ private:
       return s;
     if (TypedAttr splat = splatOf(v))
       return arith::ConstantOp::create(b, loc, splat);
+    if (std::optional<std::pair<APInt, APInt>> p = progressionOf(v)) {
+      // first + lane * step, in the element type.
+      Type elem = cast<VectorType>(v.getType()).getElementType();
+      Value i = lane;
+      if (elem != lane.getType())
+        i = isa<IndexType>(elem) ? Value(arith::IndexCastOp::create(b, loc, elem, lane))
+                                 : Value(arith::ExtSIOp::create(b, loc, elem, lane));
+      auto c = [&](const APInt &x) {
+        return arith::ConstantOp::create(b, loc, IntegerAttr::get(elem, x)).getResult();
+      };
+      if (!p->second.isOne())
+        i = arith::MulIOp::create(b, loc, i, c(p->second));
+      if (!p->first.isZero())
+        i = arith::AddIOp::create(b, loc, c(p->first), i);
+      return i;
+    }
     if (auto bc = v.getDefiningOp<vector::BroadcastOp>(); bc && !isa<VectorType>(bc.getSourceType()))
       return bc.getSource();
     Value a = arrays.lookup(v);
     if (!a) {
       Operation *def = v.getDefiningOp();
-      (def ? def : v.getParentBlock()->getParentOp())
-          ->emitOpError("uop-lanes-to-loops: a vector value that is carried by a loop or "
+      laneError((def ? def : v.getParentBlock()->getParentOp()), "a vector value that is carried by a loop or "
                         "region has no lane form");
       return {};
     }
@@ -488,7 +529,7 @@ private:
     if (auto g = dyn_cast<vector::GatherOp>(op)) {
       // mask[lane] ? base[offsets + index[lane]] : pass[lane]
       if (!isa<MemRefType>(g.getBase().getType()) || g.getOffsets().empty())
-        return g.emitOpError("uop-lanes-to-loops: only gathers from memrefs have a lane form");
+        return laneError(g.getOperation(), "only gathers from memrefs have a lane form");
       SmallVector<Value> idx(g.getOffsets());
       Value i = scalar(g.getIndices());
       if (!isa<IndexType>(i.getType()))
@@ -530,14 +571,15 @@ private:
     OpBuilder b(op);
     Location loc = op->getLoc();
     if (op->getNumRegions())
-      return op->emitOpError("uop-lanes-to-loops: vector values carried by loops or yielded by "
+      return laneError(op, "vector values carried by loops or yielded by "
                              "regions have no lane form");
     if (auto red = dyn_cast<vector::ReductionOp>(op)) {
       int64_t lanes = lanesOf(red.getVector().getType());
-      Value arr = lanes ? arrayOf(red.getVector(), b, loc) : Value();
+      if (!lanes)
+        return laneError(red.getOperation(), "only 1-D reductions have a lane form");
+      Value arr = arrayOf(red.getVector(), b, loc);
       if (!arr)
-        return lanes ? failure()
-                     : red.emitOpError("uop-lanes-to-loops: only 1-D reductions have a lane form");
+        return failure();
       // In lane order, from the accumulator or lane 0: LLVM's ordered reduction.
       Value init = red.getAcc();
       int64_t first = 0;
@@ -558,7 +600,7 @@ private:
     }
     if (auto ex = dyn_cast<vector::ExtractOp>(op)) {
       if (isa<VectorType>(ex.getType()) || !lanesOf(ex.getSource().getType()))
-        return ex.emitOpError("uop-lanes-to-loops: only lanes of 1-D vectors can be extracted");
+        return laneError(ex.getOperation(), "only lanes of 1-D vectors can be extracted");
       Value arr = arrayOf(ex.getSource(), b, loc);
       if (!arr)
         return failure();
@@ -575,7 +617,7 @@ private:
     if (auto fe = dyn_cast<vector::FromElementsOp>(op)) {
       int64_t lanes = lanesOf(fe.getType());
       if (!lanes)
-        return fe.emitOpError("uop-lanes-to-loops: only 1-D vectors have a lane form");
+        return laneError(fe.getOperation(), "only 1-D vectors have a lane form");
       Value arr = memref::AllocaOp::create(
           b, loc, MemRefType::get({lanes}, fe.getType().getElementType()));
       for (auto [i, e] : llvm::enumerate(fe.getElements()))
@@ -584,7 +626,7 @@ private:
       arrays[fe.getResult()] = arr;
       return success();
     }
-    return op->emitOpError("uop-lanes-to-loops: this vector op has no lane form");
+    return laneError(op, "this vector op has no lane form");
   }
 
   /// Erases every op that still has a vector type (all of them replaced by
@@ -604,7 +646,7 @@ private:
     });
     for (Operation *op : llvm::reverse(ops)) {
       if (!op->use_empty())
-        return op->emitOpError("uop-lanes-to-loops: a vector value is still used by ")
+        return laneError(op, "a vector value is still used by ")
                << *op->getUses().begin()->getOwner();
       op->erase();
     }

@@ -529,8 +529,9 @@ static FailureOr<CompiledProgram> compileStaged(ModuleOp program, const CompileO
     if (debugLevel() >= 4)
       llvm::errs() << *source;
     if (!sourceOnly) {
-      FailureOr<std::string> so = compileCToSharedLibrary(*source, targets->cpu,
-                                                          options.codegen.optLevel, program.getLoc());
+      bool fast = largestCBlock(*module) > kMaxScheduledBlock;
+      FailureOr<std::string> so = compileCToSharedLibrary(
+          *source, targets->cpu, options.codegen.optLevel, fast, program.getLoc());
       if (failed(so))
         return failure();
       compiled.library = std::move(*so);

@@ -39,13 +39,21 @@ LogicalResult addPackedCEntry(ModuleOp module, StringRef function,
 /// none).
 std::string findCCompiler();
 
+/// The most operations in one block of an EmitC module, those of the
+/// expressions in it included: how long the longest straight-line C is.
+size_t largestCBlock(ModuleOp module);
+
 /// Compiles the C translation unit `source` into a shared library for the
-/// CPU `target` (its CPU and features) at -O`optLevel`, with OpenMP where
-/// the source uses it, cached under uop::rt::cacheDir() by a hash of the
-/// source, the compiler and its flags. Returns the library's path, or
-/// failure after a diagnostic at `loc` with the compiler's messages.
+/// CPU `target` (its CPU and features) at -O`optLevel` (-O0 with
+/// `fastCodegen`: a compiler's instruction scheduler is quadratic in the
+/// length of a block, as for the LLVM path's kMaxScheduledBlock), with
+/// OpenMP where the source uses it, cached under uop::rt::cacheDir() by a
+/// hash of the source, the compiler and its flags. Returns the library's
+/// path, or failure after a diagnostic at `loc` with the compiler's
+/// messages.
 FailureOr<std::string> compileCToSharedLibrary(StringRef source, TargetAttr target,
-                                               unsigned optLevel, Location loc);
+                                               unsigned optLevel, bool fastCodegen,
+                                               Location loc);
 
 /// The nvcc of `toolkit` ("": $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, then
 /// /usr/local/cuda, then the PATH), "" if none.

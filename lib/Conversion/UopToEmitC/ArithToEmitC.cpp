@@ -24,6 +24,7 @@
 #include "Uop/Conversion/Passes.h"
 
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/Error.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -61,10 +62,22 @@ static std::string cLiteral(TypedAttr value, bool parenthesize) {
   } else if (v.isInfinity()) {
     s = v.isNegative() ? "-INFINITY" : "INFINITY";
   } else {
-    SmallString<32> digits;
-    // The shortest digits that read back as this value.
-    v.toString(digits, /*FormatPrecision=*/0, /*FormatMaxPadding=*/3, /*TruncateZero=*/true);
-    s = digits.str().str();
+    // The fewest digits that read back as this value (1.0001f, not
+    // 1.00010002f).
+    for (unsigned precision = 1; precision <= 17; ++precision) {
+      SmallString<32> digits;
+      v.toString(digits, precision, /*FormatMaxPadding=*/3, /*TruncateZero=*/true);
+      APFloat back(v.getSemantics());
+      auto status = back.convertFromString(digits, APFloat::rmNearestTiesToEven);
+      if (!status) {
+        llvm::consumeError(status.takeError());
+        continue;
+      }
+      if (back.bitwiseIsEqual(v)) {
+        s = digits.str().str();
+        break;
+      }
+    }
     if (s.find_first_of(".eEn") == std::string::npos)
       s += ".0";
     Type t = f.getType();

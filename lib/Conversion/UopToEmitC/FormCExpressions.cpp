@@ -9,6 +9,11 @@
 // pair is left out of the expressions (the emitter gives it its own
 // variable, `bool v5 = a < 0;`), and the rest is upstream's folding.
 //
+// Expressions are also kept to kMaxExpressionOps operators: a line stays
+// readable, the nesting of parentheses stays far below a compiler's limit
+// (clang's is 256), and folding, which clones the expressions it joins, stays
+// linear in a long chain (a 10^5-op elementwise chain).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Conversion/Passes.h"
@@ -40,6 +45,9 @@ static bool wantsParentheses(Operation *parent, Operation *child) {
   return false;
 }
 
+/// The most C operators one expression holds.
+static constexpr int64_t kMaxExpressionOps = 12;
+
 /// Whether `op` must not join its user's expression.
 static bool keepsOwnVariable(Operation *op) {
   Value result = op->getResult(0);
@@ -52,12 +60,30 @@ static bool keepsOwnVariable(Operation *op) {
 void mlir::uop::formCExpressions(Operation *root) {
   MLIRContext *ctx = root->getContext();
   OpBuilder builder(ctx);
+  // The operators each op's expression would hold (defs come first in a
+  // block): itself and its single-use operands' (0 for an op that is its
+  // own variable). An op whose expression would grow past the bound is
+  // its own variable.
+  DenseMap<Operation *, int64_t> size;
+  auto candidate = [](Operation *op) {
+    return op->getNumResults() == 1 && !isa<emitc::LiteralOp>(op) &&
+           isa<emitc::CExpressionInterface>(op) && !op->getParentOfType<emitc::ExpressionOp>();
+  };
+  SmallVector<Operation *> wrap;
   root->walk([&](Operation *op) {
-    if (op->getNumResults() == 1 && !isa<emitc::LiteralOp>(op) &&
-        isa<emitc::CExpressionInterface>(op) && !op->getParentOfType<emitc::ExpressionOp>() &&
-        !keepsOwnVariable(op))
-      emitc::createExpression(op, builder);
+    if (!candidate(op) || keepsOwnVariable(op))
+      return;
+    int64_t n = 1;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp(); def && v.hasOneUse())
+        n += size.lookup(def);
+    if (n > kMaxExpressionOps)
+      return;
+    size[op] = n;
+    wrap.push_back(op);
   });
+  for (Operation *op : wrap)
+    emitc::createExpression(op, builder);
   RewritePatternSet patterns(ctx);
   emitc::populateExpressionPatterns(patterns);
   (void)applyPatternsGreedily(root, std::move(patterns));

@@ -281,17 +281,22 @@ static void eraseDeadC(ModuleOp module) {
       return !e.hasSideEffects();
     return false;
   };
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    SmallVector<Operation *> dead;
-    module.walk([&](Operation *op) {
-      if (op->getNumResults() && op->use_empty() && isPure(op))
-        dead.push_back(op);
-    });
-    for (Operation *op : dead)
-      op->erase();
-    changed = !dead.empty();
+  SmallVector<Operation *> work;
+  llvm::SmallPtrSet<Operation *, 16> queued;
+  module.walk([&](Operation *op) {
+    if (op->getNumResults() && op->use_empty() && isPure(op) && queued.insert(op).second)
+      work.push_back(op);
+  });
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    SmallVector<Operation *> defs;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        defs.push_back(def);
+    op->erase();
+    for (Operation *def : defs)
+      if (def->use_empty() && isPure(def) && queued.insert(def).second)
+        work.push_back(def);
   }
 }
 

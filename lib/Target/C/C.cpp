@@ -141,8 +141,25 @@ static FailureOr<std::string> writeTemp(StringRef text, StringRef ext, Location 
 // C -> shared library
 //===----------------------------------------------------------------------===//
 
+size_t mlir::uop::largestCBlock(ModuleOp module) {
+  size_t most = 0;
+  module.walk([&](Block *block) {
+    if (isa<emitc::ExpressionOp>(block->getParentOp()))
+      return;
+    size_t n = 0;
+    for (Operation &op : *block) {
+      ++n;
+      if (auto e = dyn_cast<emitc::ExpressionOp>(op))
+        n += e.getBody()->getOperations().size();
+    }
+    most = std::max(most, n);
+  });
+  return most;
+}
+
 FailureOr<std::string> mlir::uop::compileCToSharedLibrary(StringRef source, TargetAttr target,
-                                                          unsigned optLevel, Location loc) {
+                                                          unsigned optLevel, bool fastCodegen,
+                                                          Location loc) {
   if (!target || !target.isCPU())
     return emitError(loc, "no CPU #uop.target to compile the C for"), failure();
   std::string cc = findCCompiler();
@@ -152,8 +169,9 @@ FailureOr<std::string> mlir::uop::compileCToSharedLibrary(StringRef source, Targ
   bool openmp = source.contains("#pragma omp");
   // The seed's flags, less its fast-math ones: floats stay IEEE as on the
   // LLVM path (which reassociates only its reductions' adds).
-  std::vector<std::string> flags = {"-std=gnu11", "-O" + std::to_string(std::min(optLevel, 3u)),
-                                    "-fPIC", "-shared", "-fno-math-errno"};
+  std::string level = fastCodegen ? "0" : std::to_string(std::min(optLevel, 3u));
+  std::vector<std::string> flags = {"-std=gnu11", "-O" + level, "-fPIC", "-shared",
+                                    "-fno-math-errno"};
   if (!target.getCpu().empty())
     flags.push_back("-march=" + target.getCpu().str());
   if (clang) {
