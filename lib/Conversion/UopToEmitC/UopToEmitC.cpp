@@ -197,6 +197,42 @@ static LogicalResult parallelToLoops(ModuleOp module, bool openmp) {
   return success();
 }
 
+/// A comment before each kernel that names its parameters as the seed
+/// does (the emitter names values v1, v2, ...): `/* r_64: v1 = data0 (4096
+/// x float), v2 = data1 (64 x float) */`, data<slot> the kernel's buffer
+/// slot (`uop.slots`); a last parameter past them is the kernel's run-time
+/// check record or, on the GPU, its scratch memory.
+static void commentKernelParameters(ModuleOp module) {
+  auto comment = [](Operation *fn, StringRef name, TypeRange args) {
+    auto slots = fn->getAttrOfType<DenseI64ArrayAttr>("uop.slots");
+    std::string text = "/* " + name.str() + ":";
+    for (auto [i, t] : llvm::enumerate(args)) {
+      auto m = dyn_cast<MemRefType>(t);
+      if (!m)
+        continue;
+      text += (i ? ", v" : " v") + std::to_string(i + 1) + " = ";
+      if (slots && i < slots.size())
+        text += "data" + std::to_string(slots[i]);
+      else if (fn->hasAttr(kChecksAttrName))
+        text += "the run-time checks' record";
+      else
+        text += "scratch";
+      text += " (" + std::to_string(m.getNumElements()) + " x " +
+              CTypeConverter::getCTypeName(m.getElementType()) + ")";
+    }
+    OpBuilder b(fn);
+    emitc::VerbatimOp::create(b, fn->getLoc(), text + " */");
+  };
+  module.walk([&](func::FuncOp f) {
+    if (f->hasAttr("uop.kernel") && !f.isDeclaration())
+      comment(f, f.getName(), f.getArgumentTypes());
+  });
+  module.walk([&](gpu::GPUFuncOp f) {
+    if (f.isKernel())
+      comment(f, f.getName(), f.getArgumentTypes());
+  });
+}
+
 /// Tags every alloca's memref `#gpu.address_space<private>`: the type
 /// converter then makes it a C array (or a scalar variable), while an
 /// untagged memref is a buffer (a restrict pointer).
@@ -326,6 +362,7 @@ struct UopToEmitCPass : mlir::uop::impl::UopToEmitCPassBase<UopToEmitCPass> {
     renameReserved(module);
     if ((cuda && failed(flattenGPUModules(module))) || failed(parallelToLoops(module, openmp)))
       return signalPassFailure();
+    commentKernelParameters(module);
     tagPrivateAllocas(module);
 
     CTypeConverter converter(ctx, cuda);
