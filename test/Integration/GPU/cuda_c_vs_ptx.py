@@ -10,6 +10,9 @@
                                                    and compare
   cuda_c_vs_ptx.py run BIN OUTDIR PROGRAM...       prepare, then check with BIN/uop-runner (lit,
                                                    where a GPU is)
+  cuda_c_vs_ptx.py nvcc BIN OUTDIR NVCC PROGRAM... uop-translate --uop-to-cuda each program and
+                                                   compile its CUDA C, kernels and host, with
+                                                   `NVCC -arch=sm_90 -c` (no GPU needed)
 
 Floats agree within a tolerance for reassociation (nvcc contracts and orders some float math
 differently from LLVM's NVPTX), integers and bools exactly, and a failed run-time check with the
@@ -98,6 +101,29 @@ def check(runner, outdir):
     return failed == 0
 
 
+def nvcc(bindir, outdir, nvcc_path, programs):
+    os.makedirs(outdir, exist_ok=True)
+    passed = failed = 0
+    for prog in programs:
+        name = os.path.basename(prog).replace('.', '_')
+        src = os.path.join(outdir, name + ".cu")
+        t = subprocess.run([os.path.join(bindir, "uop-translate"), "--uop-to-cuda", prog, "-o", src],
+                           capture_output=True, text=True)
+        if t.returncode != 0:
+            print(f"skip {name}: no CUDA C: {t.stderr.strip().splitlines()[-1]}")
+            continue
+        c = subprocess.run([nvcc_path, "-arch=sm_90", "-c", src, "-o",
+                            os.path.join(outdir, name + ".o")], capture_output=True, text=True)
+        if c.returncode != 0:
+            print(f"FAIL {name}: nvcc:\n{c.stderr.strip()}")
+            failed += 1
+        else:
+            print(f"PASS {name}")
+            passed += 1
+    print(f"{passed} passed, {failed} failed")
+    return failed == 0
+
+
 def main(argv):
     if len(argv) > 3 and argv[1] == "prepare":
         prepare(argv[2], argv[3], argv[4:])
@@ -107,6 +133,8 @@ def main(argv):
     if len(argv) > 3 and argv[1] == "run":
         prepare(argv[2], argv[3], argv[4:])
         return 0 if check(os.path.join(argv[2], "uop-runner"), argv[3]) else 1
+    if len(argv) > 4 and argv[1] == "nvcc":
+        return 0 if nvcc(argv[2], argv[3], argv[4], argv[5:]) else 1
     print(__doc__)
     return 2
 
