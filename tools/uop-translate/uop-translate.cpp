@@ -2,6 +2,7 @@
 //
 // mlir-translate with uop's translations: `--import-uir`, `--export-uir`,
 // `--uop-to-llvmir` (uop-cpu-pipeline, then LLVM IR optimized for the CPU),
+// upstream's `--mlir-to-cpp` (an EmitC module printed),
 // `--uop-to-ptx` (uop-cuda-pipeline, then the kernels' PTX), `--uop-to-c`
 // and `--uop-to-cuda` (the execution engine's C path: the C or CUDA C it
 // compiles), all with the compile options uop-run and uop-compile take
@@ -22,6 +23,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/InitAllTranslations.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -48,7 +50,7 @@ compileOptions(ModuleOp module, mlir::uop::CompileTarget target) {
 
 /// `--uop-to-llvmir`: the tool composes the pipeline and the CPU target's
 /// translation (the target itself runs no uop pass).
-static void registerToLLVMIRTranslation() {
+static void registerUopToLLVMIRTranslation() {
   mlir::uop::registerProgramTranslation(
       "uop-to-llvmir",
       "uop program -> uop-cpu-pipeline -> LLVM IR optimized for the CPU (--mcpu, default: host)",
@@ -82,7 +84,7 @@ static void registerToLLVMIRTranslation() {
 
 /// `--uop-to-ptx`: uop-cuda-pipeline, then the PTX of the kernels' gpu.binary
 /// (one `.entry` per kernel, buffers as `.param .u64` pointers).
-static void registerToPTXTranslation() {
+static void registerUopToPTXTranslation() {
   mlir::uop::registerProgramTranslation(
       "uop-to-ptx", "uop program -> uop-cuda-pipeline -> PTX of every kernel (--chip=sm_90)",
       [](ModuleOp module, raw_ostream &os) -> LogicalResult {
@@ -107,7 +109,7 @@ static void registerToPTXTranslation() {
 /// `--uop-to-c` and `--uop-to-cuda`: the C (CUDA C) the execution engine's
 /// C path compiles for the program (the seed's render_c and
 /// CUDARenderer), its plan a comment at the top.
-static void registerToCTranslations() {
+static void registerUopToCTranslations() {
   auto translate = [](mlir::uop::CompileTarget target) {
     return [target](ModuleOp module, raw_ostream &os) -> LogicalResult {
       std::string error;
@@ -144,9 +146,12 @@ int main(int argc, char **argv) {
   return mlir::uop::runWithLargeStack([&] {
     mlir::uop::registerCompileCLOptions(/*withTarget=*/false);
     mlir::uop::registerUIRTranslations();
-    registerToLLVMIRTranslation();
-    registerToPTXTranslation();
-    registerToCTranslations();
+    registerUopToLLVMIRTranslation();
+    registerUopToPTXTranslation();
+    registerUopToCTranslations();
+    // Upstream's EmitC printer (an EmitC module in, C/C++ out), to read what
+    // uop-opt --uop-to-emitc makes.
+    mlir::registerToCppTranslation();
     return int(failed(mlirTranslateMain(argc, argv, "uop translation driver\n")));
   });
 }

@@ -370,7 +370,7 @@ def UopToEmitCPass : Pass<"uop-to-emitc", "::mlir::ModuleOp"> {
            "CUDA C: the gpu.module's kernels as __global__ functions and a host of launches">,
     Option<"openmp", "openmp", "bool", /*default=*/"true",
            "CPU thread ranges (scf.parallel) under `#pragma omp parallel for` (else plain loops)">];
-  let dependentDialects = ["::mlir::emitc::EmitCDialect"];
+  let dependentDialects = ["::mlir::emitc::EmitCDialect", "::mlir::gpu::GPUDialect"];
 }
 
 #endif // UOP_CONVERSION_PASSES_TD

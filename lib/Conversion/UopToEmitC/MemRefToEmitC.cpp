@@ -135,22 +135,31 @@ struct AtomicAddLowering : OpConversionPattern<memref::AtomicRMWOp> {
                                   adaptor.getIndices(), type, rewriter);
     if (failed(lv))
       return rewriter.notifyMatchFailure(op, "a buffer is indexed by one index");
-    Value ptr = emitc::AddressOfOp::create(rewriter, loc, emitc::PointerType::get(type), *lv);
     bool cuda = static_cast<const CTypeConverter *>(getTypeConverter())->isCuda();
-    if (cuda) {
-      rewriter.replaceOpWithNewOp<emitc::CallOpaqueOp>(op, type, "atomicAdd",
-                                                       ValueRange{ptr, adaptor.getValue()});
-      return success();
-    }
-    if (op.getKind() != arith::AtomicRMWKind::addi)
+    if (!cuda && op.getKind() != arith::AtomicRMWKind::addi)
       return rewriter.notifyMatchFailure(op, "C's __atomic_fetch_add takes integers");
-    MLIRContext *ctx = op.getContext();
-    Type indexType = rewriter.getIndexType();
-    auto args = rewriter.getArrayAttr({IntegerAttr::get(indexType, 0),
-                                       IntegerAttr::get(indexType, 1),
-                                       emitc::OpaqueAttr::get(ctx, "__ATOMIC_SEQ_CST")});
-    rewriter.replaceOpWithNewOp<emitc::CallOpaqueOp>(
-        op, type, "__atomic_fetch_add", ValueRange{ptr, adaptor.getValue()}, args);
+    Value ptr = emitc::AddressOfOp::create(rewriter, loc, emitc::PointerType::get(type), *lv);
+    // The old value, where it is used (else no variable: -Wunused-variable).
+    SmallVector<Type> results;
+    if (!op->use_empty())
+      results.push_back(type);
+    emitc::CallOpaqueOp call;
+    if (cuda) {
+      call = emitc::CallOpaqueOp::create(rewriter, loc, results, "atomicAdd",
+                                         ValueRange{ptr, adaptor.getValue()});
+    } else {
+      MLIRContext *ctx = op.getContext();
+      Type indexType = rewriter.getIndexType();
+      auto args = rewriter.getArrayAttr({IntegerAttr::get(indexType, 0),
+                                         IntegerAttr::get(indexType, 1),
+                                         emitc::OpaqueAttr::get(ctx, "__ATOMIC_SEQ_CST")});
+      call = emitc::CallOpaqueOp::create(rewriter, loc, results, "__atomic_fetch_add",
+                                         ValueRange{ptr, adaptor.getValue()}, args);
+    }
+    if (op->use_empty())
+      rewriter.eraseOp(op);
+    else
+      rewriter.replaceOp(op, call.getResults());
     return success();
   }
 };
