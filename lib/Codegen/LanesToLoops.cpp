@@ -165,12 +165,12 @@ private:
       int64_t lanes = lanesOf(type.getElementType());
       if (!lanes || type.getRank() != 1 || !type.hasStaticShape())
         return laneError(a.getOperation(), "only 1-D static allocas of 1-D vectors "
-                             "have a lane form, not ")
+                                           "have a lane form, not ")
                << type;
       for (Operation *user : a->getUsers())
         if (!isa<memref::LoadOp, memref::StoreOp>(user))
           return laneError(user, "a vector accumulator may only be "
-                                   "loaded and stored");
+                                 "loaded and stored");
       OpBuilder b(a);
       auto flat = MemRefType::get({type.getNumElements() * lanes},
                                   cast<VectorType>(type.getElementType()).getElementType(),
@@ -189,8 +189,7 @@ private:
   bool isLaneOp(Operation *op) {
     if (op->getNumRegions() || isSplatSource(op))
       return false;
-    if (isa<vector::LoadOp, vector::StoreOp, vector::FMAOp, vector::GatherOp, vector::StepOp>(
-            op))
+    if (isa<vector::LoadOp, vector::StoreOp, vector::FMAOp, vector::GatherOp, vector::StepOp>(op))
       return true;
     if (auto load = dyn_cast<memref::LoadOp>(op))
       return flatAllocas.count(load.getMemref());
@@ -280,9 +279,8 @@ private:
     if (isMemoryEffectFree(op))
       return true;
     if (auto load = dyn_cast<memref::LoadOp>(op))
-      return llvm::none_of(runAccesses, [&](const Access &r) {
-        return r.write && r.memref == load.getMemref();
-      });
+      return llvm::none_of(
+          runAccesses, [&](const Access &r) { return r.write && r.memref == load.getMemref(); });
     return false;
   }
 
@@ -306,7 +304,7 @@ private:
         int64_t lanes = lanesOfOp(op);
         if (!lanes)
           return laneError(op, "the lane form needs 1-D fixed vectors "
-                                 "of one width");
+                               "of one width");
         std::optional<Access> access = accessOf(op);
         if (!runOps.empty() && (lanes != runLanes || (access && conflictsWithRun(*access))))
           if (failed(flush()))
@@ -357,8 +355,9 @@ private:
       arrays[v] = a;
       return a;
     }
-    laneError((def ? def : v.getParentBlock()->getParentOp()), "a vector value that is carried by a loop or region "
-                      "has no lane form");
+    laneError((def ? def : v.getParentBlock()->getParentOp()),
+              "a vector value that is carried by a loop or region "
+              "has no lane form");
     return {};
   }
 
@@ -385,13 +384,15 @@ private:
         i = arith::AddIOp::create(b, loc, c(p->first), i);
       return i;
     }
-    if (auto bc = v.getDefiningOp<vector::BroadcastOp>(); bc && !isa<VectorType>(bc.getSourceType()))
+    if (auto bc = v.getDefiningOp<vector::BroadcastOp>();
+        bc && !isa<VectorType>(bc.getSourceType()))
       return bc.getSource();
     Value a = arrays.lookup(v);
     if (!a) {
       Operation *def = v.getDefiningOp();
-      laneError((def ? def : v.getParentBlock()->getParentOp()), "a vector value that is carried by a loop or "
-                        "region has no lane form");
+      laneError((def ? def : v.getParentBlock()->getParentOp()),
+                "a vector value that is carried by a loop or "
+                "region has no lane form");
       return {};
     }
     return memref::LoadOp::create(b, loc, a, laneOnly(b, loc, lane));
@@ -409,7 +410,8 @@ private:
         Value sum = offset ? Value(arith::AddIOp::create(
                                  b, loc, lane,
                                  arith::ConstantOp::create(b, loc, b.getIntegerAttr(i32, offset)),
-                                 arith::IntegerOverflowFlagsAttr::get(b.getContext(), arith::IntegerOverflowFlags::nsw)))
+                                 arith::IntegerOverflowFlagsAttr::get(
+                                     b.getContext(), arith::IntegerOverflowFlags::nsw)))
                            : lane;
         return arith::IndexCastOp::create(b, loc, b.getIndexType(), sum);
       }
@@ -423,7 +425,9 @@ private:
     if (auto cast = base.getDefiningOp<arith::IndexCastOp>(); cast && cast.getIn().getType() == i32)
       return arith::IndexCastOp::create(
           b, loc, b.getIndexType(),
-          arith::AddIOp::create(b, loc, cast.getIn(), lane, arith::IntegerOverflowFlagsAttr::get(b.getContext(), arith::IntegerOverflowFlags::nsw)));
+          arith::AddIOp::create(b, loc, cast.getIn(), lane,
+                                arith::IntegerOverflowFlagsAttr::get(
+                                    b.getContext(), arith::IntegerOverflowFlags::nsw)));
     return arith::AddIOp::create(b, loc, base,
                                  arith::IndexCastOp::create(b, loc, b.getIndexType(), lane));
   }
@@ -522,8 +526,8 @@ private:
       return success();
     }
     if (auto fma = dyn_cast<vector::FMAOp>(op))
-      return mapResult(
-          math::FmaOp::create(b, loc, scalar(fma.getLhs()), scalar(fma.getRhs()), scalar(fma.getAcc())));
+      return mapResult(math::FmaOp::create(b, loc, scalar(fma.getLhs()), scalar(fma.getRhs()),
+                                           scalar(fma.getAcc())));
     if (isa<vector::StepOp>(op))
       return mapResult(laneOnly(b, loc, lane));
     if (auto g = dyn_cast<vector::GatherOp>(op)) {
@@ -542,7 +546,8 @@ private:
         return mapResult(memref::LoadOp::create(b, loc, g.getBase(), idx));
       auto ifOp = scf::IfOp::create(b, loc, TypeRange{elem}, scalar(g.getMask()), true);
       OpBuilder thenB = ifOp.getThenBodyBuilder();
-      scf::YieldOp::create(thenB, loc, ValueRange{memref::LoadOp::create(thenB, loc, g.getBase(), idx)});
+      scf::YieldOp::create(thenB, loc,
+                           ValueRange{memref::LoadOp::create(thenB, loc, g.getBase(), idx)});
       OpBuilder elseB = ifOp.getElseBodyBuilder();
       scf::YieldOp::create(elseB, loc, ValueRange{scalar(g.getPassThru())});
       return mapResult(ifOp.getResult(0));
@@ -572,7 +577,7 @@ private:
     Location loc = op->getLoc();
     if (op->getNumRegions())
       return laneError(op, "vector values carried by loops or yielded by "
-                             "regions have no lane form");
+                           "regions have no lane form");
     if (auto red = dyn_cast<vector::ReductionOp>(op)) {
       int64_t lanes = lanesOf(red.getVector().getType());
       if (!lanes)
@@ -584,16 +589,16 @@ private:
       Value init = red.getAcc();
       int64_t first = 0;
       if (!init) {
-        init = memref::LoadOp::create(b, loc, arr, ValueRange{arith::ConstantIndexOp::create(b, loc, 0)});
+        init = memref::LoadOp::create(b, loc, arr,
+                                      ValueRange{arith::ConstantIndexOp::create(b, loc, 0)});
         first = 1;
       }
       // (A loop with iter_args gets no default terminator.)
       scf::ForOp loop = laneLoop(b, loc, lanes, first, init);
       OpBuilder body = OpBuilder::atBlockEnd(loop.getBody());
-      Value x = memref::LoadOp::create(body, loc, arr,
-                                       laneOnly(body, loc, loop.getInductionVar()));
-      Value next = vector::makeArithReduction(body, loc, red.getKind(), loop.getRegionIterArg(0),
-                                              x, red.getFastmathAttr());
+      Value x = memref::LoadOp::create(body, loc, arr, laneOnly(body, loc, loop.getInductionVar()));
+      Value next = vector::makeArithReduction(body, loc, red.getKind(), loop.getRegionIterArg(0), x,
+                                              red.getFastmathAttr());
       scf::YieldOp::create(body, loc, next);
       red.getResult().replaceAllUsesWith(loop.getResult(0));
       return success();
@@ -605,10 +610,9 @@ private:
       if (!arr)
         return failure();
       OpFoldResult pos = ex.getMixedPosition()[0];
-      Value idx = isa<Value>(pos)
-                      ? cast<Value>(pos)
-                      : Value(arith::ConstantIndexOp::create(
-                            b, loc, cast<IntegerAttr>(cast<Attribute>(pos)).getInt()));
+      Value idx = isa<Value>(pos) ? cast<Value>(pos)
+                                  : Value(arith::ConstantIndexOp::create(
+                                        b, loc, cast<IntegerAttr>(cast<Attribute>(pos)).getInt()));
       if (!isa<IndexType>(idx.getType()))
         idx = arith::IndexCastOp::create(b, loc, b.getIndexType(), idx);
       ex.getResult().replaceAllUsesWith(memref::LoadOp::create(b, loc, arr, idx));
@@ -618,8 +622,8 @@ private:
       int64_t lanes = lanesOf(fe.getType());
       if (!lanes)
         return laneError(fe.getOperation(), "only 1-D vectors have a lane form");
-      Value arr = memref::AllocaOp::create(
-          b, loc, MemRefType::get({lanes}, fe.getType().getElementType()));
+      Value arr =
+          memref::AllocaOp::create(b, loc, MemRefType::get({lanes}, fe.getType().getElementType()));
       for (auto [i, e] : llvm::enumerate(fe.getElements()))
         memref::StoreOp::create(b, loc, e, arr,
                                 ValueRange{arith::ConstantIndexOp::create(b, loc, i)});

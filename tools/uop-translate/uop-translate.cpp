@@ -41,6 +41,11 @@ compileOptions(ModuleOp module, mlir::uop::CompileTarget target) {
   if (failed(options))
     return emitError(module.getLoc(), error), failure();
   options->target = target;
+  if (options->codegenPath != mlir::uop::CodegenPath::LLVM)
+    return emitError(module.getLoc(), "--codegen=")
+               << mlir::uop::stringifyCodegenPath(options->codegenPath)
+               << " has its own translation: --uop-to-c or --uop-to-cuda",
+           failure();
   FailureOr<mlir::uop::CompileTargets> targets =
       mlir::uop::resolveTargets(*options, module.getContext(), error);
   if (failed(targets))

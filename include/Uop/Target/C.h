@@ -32,8 +32,7 @@ LogicalResult translateToC(ModuleOp module, raw_ostream &os, StringRef header = 
 /// Adds `void entry(void **args)` to an EmitC module: it calls `function`
 /// with args[i] as its i-th parameter, the runtime's calling convention
 /// (the LLVM path's addPackedEntry).
-LogicalResult addPackedCEntry(ModuleOp module, StringRef function,
-                              StringRef entry = "uop_entry");
+LogicalResult addPackedCEntry(ModuleOp module, StringRef function, StringRef entry = "uop_entry");
 
 /// The C compiler of the C path: clang-22, else clang, else cc ("" if
 /// none).
@@ -52,8 +51,7 @@ size_t largestCBlock(ModuleOp module);
 /// path, or failure after a diagnostic at `loc` with the compiler's
 /// messages.
 FailureOr<std::string> compileCToSharedLibrary(StringRef source, TargetAttr target,
-                                               unsigned optLevel, bool fastCodegen,
-                                               Location loc);
+                                               unsigned optLevel, bool fastCodegen, Location loc);
 
 /// The nvcc of `toolkit` ("": $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, then
 /// /usr/local/cuda, then the PATH), "" if none.

@@ -148,8 +148,7 @@ struct OrderedCmpF : OpConversionPattern<arith::CmpFOp> {
     Type type = getTypeConverter()->convertType(op.getType());
     if (!pred || !type || !isa<FloatType>(op.getLhs().getType()))
       return rewriter.notifyMatchFailure(op, "not a scalar compare C's operators are");
-    rewriter.replaceOpWithNewOp<emitc::CmpOp>(op, type, *pred, adaptor.getLhs(),
-                                              adaptor.getRhs());
+    rewriter.replaceOpWithNewOp<emitc::CmpOp>(op, type, *pred, adaptor.getLhs(), adaptor.getRhs());
     return success();
   }
 };
@@ -187,8 +186,7 @@ bool isCmpWithZero(Value v, arith::CmpIPredicate pred, Value x) {
 }
 
 /// Whether `v` is `op(a, b)` or `op(b, a)` with `match(a, b)` for one order.
-template <typename OpTy>
-bool isCommutedPair(Value v, function_ref<bool(Value, Value)> match) {
+template <typename OpTy> bool isCommutedPair(Value v, function_ref<bool(Value, Value)> match) {
   auto op = v.getDefiningOp<OpTy>();
   return op && (match(op.getLhs(), op.getRhs()) || match(op.getRhs(), op.getLhs()));
 }
@@ -204,9 +202,8 @@ struct FloorMod : OpConversionPattern<arith::SelectOp> {
     if (!rem || !op.getType().isInteger(32))
       return rewriter.notifyMatchFailure(op, "not a floor modulo");
     Value b = rem.getRhs();
-    bool sum = isCommutedPair<arith::AddIOp>(op.getTrueValue(), [&](Value x, Value y) {
-      return x == r && y == b;
-    });
+    bool sum = isCommutedPair<arith::AddIOp>(op.getTrueValue(),
+                                             [&](Value x, Value y) { return x == r && y == b; });
     bool cond = isCommutedPair<arith::AndIOp>(op.getCondition(), [&](Value x, Value y) {
       return isCmpWithZero(x, arith::CmpIPredicate::ne, r) &&
              isCommutedPair<arith::XOrIOp>(y, [&](Value p, Value q) {
@@ -229,6 +226,6 @@ void mlir::uop::populateUopArithToEmitCPatterns(const CTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   // Above upstream's patterns for the same ops.
   patterns.add<ConstantToLiteral, OrderedCmpF, IndexCast, FloorDiv, FloorMod>(converter,
-                                                                   patterns.getContext(),
-                                                                   /*benefit=*/2);
+                                                                              patterns.getContext(),
+                                                                              /*benefit=*/2);
 }

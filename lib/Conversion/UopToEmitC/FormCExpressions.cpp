@@ -34,7 +34,8 @@ using namespace mlir;
 /// Whether C compilers warn when `child`, unparenthesized, is an operand of
 /// `parent` (both C operators).
 static bool wantsParentheses(Operation *parent, Operation *child) {
-  bool childIsArith = isa<emitc::AddOp, emitc::SubOp, emitc::MulOp, emitc::DivOp, emitc::RemOp>(child);
+  bool childIsArith =
+      isa<emitc::AddOp, emitc::SubOp, emitc::MulOp, emitc::DivOp, emitc::RemOp>(child);
   bool childIsCmp = isa<emitc::CmpOp>(child);
   bool childIsShift = isa<emitc::BitwiseLeftShiftOp, emitc::BitwiseRightShiftOp>(child);
   bool childIsLogical = isa<emitc::LogicalAndOp, emitc::LogicalOrOp>(child);

@@ -63,8 +63,8 @@ struct KernelLowering : OpConversionPattern<gpu::GPUFuncOp> {
       signature.remapInput(op.getNumArguments() + k, lit);
     }
     rewriter.setInsertionPoint(op);
-    auto fn = emitc::FuncOp::create(rewriter, loc, op.getName(),
-                                    FunctionType::get(ctx, argTypes, {}));
+    auto fn =
+        emitc::FuncOp::create(rewriter, loc, op.getName(), FunctionType::get(ctx, argTypes, {}));
     SmallVector<Attribute> specifiers = {StringAttr::get(ctx, "extern \"C\""),
                                          StringAttr::get(ctx, "__global__")};
     if (std::optional<ArrayRef<int32_t>> block = op.getKnownBlockSize()) {
@@ -96,8 +96,7 @@ struct ReturnLowering : OpConversionPattern<gpu::ReturnOp> {
 };
 
 /// gpu.thread_id x -> `threadIdx.x`, and the others of the family.
-template <typename IdOp>
-struct IdLowering : OpConversionPattern<IdOp> {
+template <typename IdOp> struct IdLowering : OpConversionPattern<IdOp> {
   IdLowering(const TypeConverter &converter, MLIRContext *ctx, StringRef name)
       : OpConversionPattern<IdOp>(converter, ctx), name(name.str()) {}
   LogicalResult matchAndRewrite(IdOp op, typename IdOp::Adaptor adaptor,

@@ -26,10 +26,8 @@ using namespace mlir::uop;
 namespace {
 
 /// A math op and the libm function of its f32 form.
-template <typename MathOp>
-struct LibmCall : OpConversionPattern<MathOp> {
-  LibmCall(const TypeConverter &converter, MLIRContext *ctx, StringRef f32Name,
-           bool upstreamHasF32)
+template <typename MathOp> struct LibmCall : OpConversionPattern<MathOp> {
+  LibmCall(const TypeConverter &converter, MLIRContext *ctx, StringRef f32Name, bool upstreamHasF32)
       : OpConversionPattern<MathOp>(converter, ctx, /*benefit=*/2), f32Name(f32Name.str()),
         upstreamHasF32(upstreamHasF32) {}
 

@@ -49,8 +49,7 @@ static FailureOr<Value> element(Location loc, Value memref, ValueRange indices,
     idx.push_back(cIndex(o, c, rewriter));
   if (!isa<emitc::ArrayType>(memref.getType()) && idx.size() != 1)
     return failure();
-  return emitc::SubscriptOp::create(rewriter, loc, emitc::LValueType::get(elementType), memref,
-                                    idx)
+  return emitc::SubscriptOp::create(rewriter, loc, emitc::LValueType::get(elementType), memref, idx)
       .getResult();
 }
 
@@ -98,8 +97,8 @@ struct AllocLowering : OpConversionPattern<memref::AllocOp> {
     if (!type || !isa<emitc::OpaqueType>(type) || elem.empty())
       return rewriter.notifyMatchFailure(op, "not a buffer C can allocate");
     MLIRContext *ctx = op.getContext();
-    auto size = emitc::OpaqueAttr::get(
-        ctx, std::to_string(op.getType().getNumElements()) + " * sizeof(" + elem + ")");
+    auto size = emitc::OpaqueAttr::get(ctx, std::to_string(op.getType().getNumElements()) +
+                                                " * sizeof(" + elem + ")");
     // The cast, which C++ (CUDA) needs, is part of the callee's text.
     rewriter.replaceOpWithNewOp<emitc::CallOpaqueOp>(op, type, "(" + elem + "*) malloc",
                                                      ValueRange{}, rewriter.getArrayAttr({size}));
@@ -124,15 +123,14 @@ struct AtomicAddLowering : OpConversionPattern<memref::AtomicRMWOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(memref::AtomicRMWOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (op.getKind() != arith::AtomicRMWKind::addi &&
-        op.getKind() != arith::AtomicRMWKind::addf)
+    if (op.getKind() != arith::AtomicRMWKind::addi && op.getKind() != arith::AtomicRMWKind::addf)
       return rewriter.notifyMatchFailure(op, "only atomic adds have a C form here");
     Type type = getTypeConverter()->convertType(op.getType());
     if (!type)
       return rewriter.notifyMatchFailure(op, "element type has no C form");
     Location loc = op.getLoc();
-    FailureOr<Value> lv = element(loc, adaptor.getMemref(), op.getIndices(),
-                                  adaptor.getIndices(), type, rewriter);
+    FailureOr<Value> lv =
+        element(loc, adaptor.getMemref(), op.getIndices(), adaptor.getIndices(), type, rewriter);
     if (failed(lv))
       return rewriter.notifyMatchFailure(op, "a buffer is indexed by one index");
     bool cuda = static_cast<const CTypeConverter *>(getTypeConverter())->isCuda();
@@ -150,9 +148,9 @@ struct AtomicAddLowering : OpConversionPattern<memref::AtomicRMWOp> {
     } else {
       MLIRContext *ctx = op.getContext();
       Type indexType = rewriter.getIndexType();
-      auto args = rewriter.getArrayAttr({IntegerAttr::get(indexType, 0),
-                                         IntegerAttr::get(indexType, 1),
-                                         emitc::OpaqueAttr::get(ctx, "__ATOMIC_SEQ_CST")});
+      auto args =
+          rewriter.getArrayAttr({IntegerAttr::get(indexType, 0), IntegerAttr::get(indexType, 1),
+                                 emitc::OpaqueAttr::get(ctx, "__ATOMIC_SEQ_CST")});
       call = emitc::CallOpaqueOp::create(rewriter, loc, results, "__atomic_fetch_add",
                                          ValueRange{ptr, adaptor.getValue()}, args);
     }
@@ -174,8 +172,8 @@ struct PrefetchLowering : OpConversionPattern<memref::PrefetchOp> {
     if (!elem)
       return rewriter.notifyMatchFailure(op, "element type has no C form");
     Location loc = op.getLoc();
-    FailureOr<Value> lv = element(loc, adaptor.getMemref(), op.getIndices(),
-                                  adaptor.getIndices(), elem, rewriter);
+    FailureOr<Value> lv =
+        element(loc, adaptor.getMemref(), op.getIndices(), adaptor.getIndices(), elem, rewriter);
     if (failed(lv))
       return rewriter.notifyMatchFailure(op, "a buffer is indexed by one index");
     Value ptr = emitc::AddressOfOp::create(rewriter, loc, emitc::PointerType::get(elem), *lv);
@@ -189,8 +187,8 @@ struct PrefetchLowering : OpConversionPattern<memref::PrefetchOp> {
           {IntegerAttr::get(rewriter.getIndexType(), 0),
            emitc::OpaqueAttr::get(ctx, op.getIsWrite() ? "1" : "0"),
            emitc::OpaqueAttr::get(ctx, std::to_string(op.getLocalityHint()))});
-      emitc::CallOpaqueOp::create(rewriter, loc, TypeRange{}, "__builtin_prefetch",
-                                  ValueRange{ptr}, args);
+      emitc::CallOpaqueOp::create(rewriter, loc, TypeRange{}, "__builtin_prefetch", ValueRange{ptr},
+                                  args);
     }
     rewriter.eraseOp(op);
     return success();

@@ -89,8 +89,8 @@ CTypeConverter::CTypeConverter(MLIRContext *ctx, bool cuda) : cuda(cuda) {
       return emitc::PointerType::get(elem);
     if (type.getMemorySpace() || type.getRank() != 1)
       return std::nullopt;
-    return emitc::OpaqueType::get(
-        ctx, getCTypeName(elem) + (this->cuda ? "* __restrict__" : "* restrict"));
+    return emitc::OpaqueType::get(ctx, getCTypeName(elem) +
+                                           (this->cuda ? "* __restrict__" : "* restrict"));
   });
   auto cast = [](OpBuilder &b, Type type, ValueRange inputs, Location loc) -> Value {
     if (inputs.size() != 1)
@@ -181,7 +181,8 @@ static LogicalResult parallelToLoops(ModuleOp module, bool openmp) {
       if (asInt) {
         // Casts of the index to i32 are the int itself.
         for (Operation *user : llvm::make_early_inc_range(oldIv.getUsers()))
-          if (auto cast = dyn_cast<arith::IndexCastOp>(user); cast && cast.getType() == iv.getType())
+          if (auto cast = dyn_cast<arith::IndexCastOp>(user);
+              cast && cast.getType() == iv.getType())
             cast.getResult().replaceAllUsesWith(iv);
         iv = arith::IndexCastOp::create(b, loc, b.getIndexType(), iv);
       }

@@ -47,16 +47,14 @@ LogicalResult mlir::uop::addPackedCEntry(ModuleOp module, StringRef function, St
   Location loc = fn.getLoc();
   auto voidPtr = emitc::PointerType::get(emitc::OpaqueType::get(ctx, "void"));
   auto argsType = emitc::PointerType::get(voidPtr);
-  auto wrapper =
-      emitc::FuncOp::create(b, loc, entry, FunctionType::get(ctx, {argsType}, {}));
+  auto wrapper = emitc::FuncOp::create(b, loc, entry, FunctionType::get(ctx, {argsType}, {}));
   Block *body = wrapper.addEntryBlock();
   b.setInsertionPointToStart(body);
   SmallVector<Value> args;
   for (auto [i, type] : llvm::enumerate(fn.getArgumentTypes())) {
     Value idx = emitc::LiteralOp::create(b, loc, b.getIndexType(), std::to_string(i));
-    auto element =
-        emitc::SubscriptOp::create(b, loc, emitc::LValueType::get(voidPtr), body->getArgument(0),
-                                   ValueRange{idx});
+    auto element = emitc::SubscriptOp::create(b, loc, emitc::LValueType::get(voidPtr),
+                                              body->getArgument(0), ValueRange{idx});
     // void* converts to the parameter's pointer type in C.
     args.push_back(emitc::LoadOp::create(b, loc, voidPtr, element));
   }
@@ -189,8 +187,8 @@ FailureOr<std::string> mlir::uop::compileCToSharedLibrary(StringRef source, Targ
     if (clang) // LLVM's OpenMP runtime (libomp-22-dev), found again at dlopen time
       flags.insert(flags.end(), {"-L/usr/lib/llvm-22/lib", "-Wl,-rpath,/usr/lib/llvm-22/lib"});
   }
-  std::string key = rt::hashKey(source.str() + "\n// " + cc + " " + llvm::join(flags, " ") +
-                                "\n// uop-c-v1");
+  std::string key =
+      rt::hashKey(source.str() + "\n// " + cc + " " + llvm::join(flags, " ") + "\n// uop-c-v1");
   std::string cached = rt::cacheLookup(key, ".so");
   if (!cached.empty())
     return cached;
@@ -233,9 +231,8 @@ FailureOr<CudaBinary> mlir::uop::compileCudaC(StringRef source, TargetAttr targe
   std::string chip = target.getChip().str();
   std::vector<std::string> nvccFlags = {"-arch=" + chip, "-O3", "-ptx"};
   std::vector<std::string> ptxasFlags = {"-arch=" + chip, "-O3"};
-  std::string key = rt::hashKey(source.str() + "\n// " + nvcc + " " +
-                                llvm::join(nvccFlags, " ") + " | ptxas " +
-                                llvm::join(ptxasFlags, " ") + "\n// uop-cuda-c-v1");
+  std::string key = rt::hashKey(source.str() + "\n// " + nvcc + " " + llvm::join(nvccFlags, " ") +
+                                " | ptxas " + llvm::join(ptxasFlags, " ") + "\n// uop-cuda-c-v1");
   auto read = [](const std::string &path) -> std::optional<std::string> {
     auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
     if (!buf)
