@@ -29,7 +29,8 @@ OWNERS = {
     "Frontend": "UopFrontend",
     "SMT": "UopSMT",
 }
-SPECIAL = {"Target/CPU": "UopTargetCPU", "Target/CPU.h": "UopTargetCPU"}
+SPECIAL = {"Target/CPU": "UopTargetCPU", "Target/CPU.h": "UopTargetCPU",
+           "Target/C": "UopTargetC", "Target/C.h": "UopTargetC"}
 
 
 def owner_of(rel):

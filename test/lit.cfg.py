@@ -67,6 +67,17 @@ if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
 
+# nvcc (the CUDA toolkit) compiles the CUDA C of --uop-to-cuda and
+# --codegen=cuda-c; no GPU is needed.
+nvcc = "/usr/local/cuda/bin/nvcc"
+if not os.path.exists(nvcc):
+    nvcc = shutil.which("nvcc")
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))
+if shutil.which("clang-22"):
+    config.available_features.add("clang-22")
+
 # A usable CUDA device (the driver loads, cuInit succeeds, a device exists):
 # the GPU tests (REQUIRES: cuda-device) run; elsewhere they are unsupported.
 def _have_cuda_device():

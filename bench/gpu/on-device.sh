@@ -4,6 +4,8 @@
 #   DIR/progs: every CPU integration program as a CUDA bundle + its CPU result
 #   DIR/gemm:  the GEMM bundles of bench/gpu/gemm.py
 #   DIR/smem.uopx: the seed's smem_gemm_ir(64, 16) (2 barriers, shared memory)
+#   DIR/cudac: every program as a PTX bundle and a CUDA C bundle (--codegen=cuda-c),
+#              test/Integration/GPU/cuda_c_vs_ptx.py prepare (optional)
 # Usage: bench/gpu/on-device.sh DIR [OUT]
 set -uo pipefail
 DIR=$1; OUT=${2:-/tmp}
@@ -17,6 +19,10 @@ T=$(find /tmp/build-rt -name UopRuntimeTests -type f | head -1)
 if [[ -n "$T" ]]; then "$T" --gtest_filter='GpuTest.*:Cuda*' 2>&1 | tail -15; else echo "(no googletest here)"; fi
 echo "== every CPU integration program with --target=cuda vs the CPU"
 python3 "$ROOT/test/Integration/GPU/cuda_vs_cpu.py" check "$RUNNER" "$DIR/progs"
+if [[ -d "$DIR/cudac" ]]; then
+  echo "== every program: the CUDA C bundle (nvcc) vs the PTX bundle"
+  python3 "$ROOT/test/Integration/GPU/cuda_c_vs_ptx.py" check "$RUNNER" "$DIR/cudac"
+fi
 echo "== smem gemm (2 barriers, 2 x 256-float shared tiles) vs numpy"
 "$RUNNER" "$DIR/smem.uopx" --random-inputs=3 --output 0=$OUT/a.npy --output 1=$OUT/b.npy --output 2=$OUT/c.npy && \
 python3 -c "

@@ -46,6 +46,8 @@ std::string CompileOptions::str() const {
       os << " ptx-features=" << ptxFeatures;
     os << " ptx-O" << ptxOptLevel;
   }
+  if (codegenPath != CodegenPath::LLVM)
+    os << " codegen=" << stringifyCodegenPath(codegenPath);
   return s;
 }
 
@@ -108,6 +110,7 @@ void mlir::uop::setPipelineOptions(const CompileOptions &options, const CompileT
   pipeline.opt = emulate ? OptMode::None : options.opt;
   pipeline.hostTempsAsArgs = true; // the executable allocates them once
   pipeline.checks = options.checks;
+  pipeline.codegen = options.codegenPath == CodegenPath::C ? CodegenPath::C : CodegenPath::LLVM;
 }
 
 void mlir::uop::setPipelineOptions(const CompileOptions &options, const CompileTargets &targets,
@@ -119,6 +122,8 @@ void mlir::uop::setPipelineOptions(const CompileOptions &options, const CompileT
   pipeline.fuseReduce = options.fuseReduce;
   pipeline.hostTempsAsArgs = true;
   pipeline.checks = options.checks;
+  pipeline.codegen =
+      options.codegenPath == CodegenPath::CudaC ? CodegenPath::CudaC : CodegenPath::LLVM;
 }
 
 //===----------------------------------------------------------------------===//
@@ -170,6 +175,12 @@ struct CompileCLOptions {
                           cl::desc("No run-time checks of the indices and divisors the bounds "
                                    "analysis does not prove safe (out of bounds and division "
                                    "by zero are then undefined)")};
+  cl::opt<std::string> codegen{
+      "codegen", cl::cat(getCompileOptionsCategory()),
+      cl::desc("How the kernels become code: llvm (default: LLVM, PTX for cuda), c (the "
+               "seed's C, compiled by clang-22 into the same shared library; cpu and "
+               "emulate) or cuda-c (CUDA C, compiled by nvcc; cuda)"),
+      cl::init("llvm")};
 };
 
 /// --target, for the tools that run or bundle a program (a translation
@@ -222,6 +233,22 @@ FailureOr<CompileOptions> mlir::uop::getCompileOptionsFromCL(std::string &error)
   options.searchSeconds = clOptions->searchSeconds;
   options.fuseReduce = clOptions->fuseReduce;
   options.checks = !clOptions->unchecked;
+  std::optional<CodegenPath> path = parseCodegenPath(clOptions->codegen);
+  if (!path) {
+    error = "unknown --codegen '" + clOptions->codegen + "' (expected llvm, c or cuda-c)";
+    return failure();
+  }
+  options.codegenPath = *path;
+  if (clTargetRegistered) {
+    if (*path == CodegenPath::C && options.target == CompileTarget::CUDA) {
+      error = "--codegen=c is C for the CPU: use --codegen=cuda-c with --target=cuda";
+      return failure();
+    }
+    if (*path == CodegenPath::CudaC && options.target != CompileTarget::CUDA) {
+      error = "--codegen=cuda-c is CUDA C: use it with --target=cuda (--codegen=c for the CPU)";
+      return failure();
+    }
+  }
   if (failed(checkCompileOptions(options, error)))
     return failure();
   return options;

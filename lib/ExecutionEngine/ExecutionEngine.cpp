@@ -6,7 +6,9 @@
 #include "Uop/IR/UopDTypes.h"
 #include "Uop/IR/UopOps.h"
 #include "Uop/Transforms/Passes.h"
+#include "Uop/Runtime/Driver.h"
 #include "Uop/Runtime/HostCpu.h"
+#include "Uop/Target/C.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -313,10 +315,80 @@ static LogicalResult runStage(ModuleOp module, PipelineStage stage,
   return pm.run(module);
 }
 
+/// $UOP_DEBUG (the seed's DEBUG): at 4 and above every compile prints the
+/// program's C to stderr.
+static int debugLevel() {
+  const char *env = std::getenv("UOP_DEBUG");
+  return env ? std::atoi(env) : 0;
+}
+
+/// The C path after the host stage: the Lower stage with `codegen` = C
+/// (CUDA C) makes the module EmitC; the CPU's gets the runtime's entry
+/// points (`uop_entry`, `uop_kernel_NAME`: the LLVM path's shape); printed
+/// with the plan as a comment.
+static FailureOr<std::string> lowerToC(ModuleOp module, const rt::HostPlan &plan,
+                                       const UopCpuPipelineOptions *cpu,
+                                       const UopCudaPipelineOptions *cuda) {
+  if (failed(runStage(module, PipelineStage::Lower, cpu, cuda)))
+    return failure();
+  if (cpu) {
+    bool inPlace = plan.form == rt::HostPlan::InPlace;
+    if (failed(addPackedCEntry(module, getCFunctionName("main", /*isKernel=*/inPlace))))
+      return failure();
+    if (!inPlace)
+      for (const rt::PlanKernel &k : plan.kernels)
+        if (failed(addPackedCEntry(module, getCFunctionName(k.name, /*isKernel=*/true),
+                                   rt::kernelEntryName(k.name))))
+          return failure();
+  }
+  std::string source;
+  llvm::raw_string_ostream os(source);
+  std::string header = std::string("uop: ") + (cuda ? "CUDA C" : "C") +
+                       " of the program (the C path); the host function runs the plan:\n" +
+                       rt::formatPlan(plan);
+  if (failed(translateToC(module, os, header)))
+    return failure();
+  return source;
+}
+
+/// The C of a module after the host stage that the LLVM path compiles:
+/// the C path on a copy (for `printC` and UOP_DEBUG=4). With `quiet`, a
+/// program the C path cannot take gives "" and a note on stderr, not an
+/// error.
+static FailureOr<std::string> sourceOfCopy(ModuleOp module, const rt::HostPlan &plan,
+                                           UopCpuPipelineOptions *cpu,
+                                           UopCudaPipelineOptions *cuda, bool quiet) {
+  OwningOpRef<ModuleOp> copy = module.clone();
+  std::string messages;
+  std::optional<ScopedDiagnosticHandler> capture;
+  if (quiet)
+    capture.emplace(module.getContext(), [&](Diagnostic &d) {
+      messages += d.str() + "\n";
+      return success();
+    });
+  FailureOr<std::string> source;
+  if (cpu) {
+    UopCpuPipelineOptions c;
+    c.copyOptionValuesFrom(*cpu);
+    c.codegen = CodegenPath::C;
+    source = lowerToC(*copy, plan, &c, nullptr);
+  } else {
+    UopCudaPipelineOptions c;
+    c.copyOptionValuesFrom(*cuda);
+    c.codegen = CodegenPath::CudaC;
+    source = lowerToC(*copy, plan, nullptr, &c);
+  }
+  if (failed(source) && quiet) {
+    llvm::errs() << "UOP_DEBUG: the program has no C: " << messages;
+    return std::string();
+  }
+  return source;
+}
+
 /// The CUDA target: the same plan, the kernels lowered to PTX.
 static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::Form form,
                                                  const CompileOptions &options,
-                                                 const CompileTargets &targets) {
+                                                 const CompileTargets &targets, bool sourceOnly) {
   MLIRContext *ctx = module.getContext();
   {
     DialectRegistry registry;
@@ -338,23 +410,59 @@ static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::
   if (failed(runStage(module, PipelineStage::Host, nullptr, &pipeline)))
     return failure();
   auto main = module.lookupSymbol<func::FuncOp>("main");
-  if (!main || failed(addScratchArgs(main, plan)) || failed(recordGpuLaunches(main, plan)) ||
-      failed(runStage(module, PipelineStage::Lower, nullptr, &pipeline)))
+  if (!main || failed(addScratchArgs(main, plan)) || failed(recordGpuLaunches(main, plan)))
+    return failure();
+  std::string machine;
+  llvm::raw_string_ostream(machine) << targets.gpu;
+  CompiledProgram compiled{CompileTarget::CUDA, machine, "", {}, "", "", "", ""};
+  if (pipeline.codegen == CodegenPath::CudaC) {
+    // The C path: CUDA C, compiled by nvcc; C names its kernels (`main` is
+    // `kernel`), and the plan launches them by those names.
+    for (rt::PlanKernel &k : plan.kernels)
+      k.name = getCFunctionName(k.name, /*isKernel=*/true).str();
+    FailureOr<std::string> source = lowerToC(module, plan, nullptr, &pipeline);
+    if (failed(source))
+      return failure();
+    if (debugLevel() >= 4)
+      llvm::errs() << *source;
+    if (!sourceOnly) {
+      FailureOr<CudaBinary> binary =
+          compileCudaC(*source, targets.gpu, options.cudaToolkit, module.getLoc());
+      if (failed(binary))
+        return failure();
+      compiled.ptx = std::move(binary->ptx);
+      compiled.cubin = std::move(binary->cubin);
+    }
+    compiled.source = std::move(*source);
+    compiled.plan = std::move(plan);
+    return compiled;
+  }
+  if (options.printC || debugLevel() >= 4) {
+    FailureOr<std::string> source =
+        sourceOfCopy(module, plan, nullptr, &pipeline, /*quiet=*/!options.printC);
+    if (failed(source))
+      return failure();
+    if (debugLevel() >= 4)
+      llvm::errs() << *source;
+    compiled.source = std::move(*source);
+  }
+  if (failed(runStage(module, PipelineStage::Lower, nullptr, &pipeline)))
     return failure();
   FailureOr<std::string> ptx = getPTX(module);
   if (failed(ptx))
     return failure();
-  std::string machine;
-  llvm::raw_string_ostream(machine) << targets.gpu;
-  return CompiledProgram{CompileTarget::CUDA, machine, "", std::move(plan), "", std::move(*ptx)};
+  compiled.ptx = std::move(*ptx);
+  compiled.plan = std::move(plan);
+  return compiled;
 }
 
 //===----------------------------------------------------------------------===//
 // compile
 //===----------------------------------------------------------------------===//
 
-FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
-                                                     const CompileOptions &options) {
+/// compileProgram; with `sourceOnly` (the C path) it stops at the C.
+static FailureOr<CompiledProgram> compileStaged(ModuleOp program, const CompileOptions &options,
+                                                bool sourceOnly) {
   FailureOr<rt::HostPlan::Form> form = classifyMain(program);
   if (failed(form))
     return failure();
@@ -370,7 +478,7 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
   // the emulation's Lower stage replaces by the CPU's.
   setTarget(*module, options.target == CompileTarget::CPU ? targets->cpu : targets->gpu);
   if (options.target == CompileTarget::CUDA)
-    return compileForCuda(*module, *form, options, *targets);
+    return compileForCuda(*module, *form, options, *targets, sourceOnly);
   UopCpuPipelineOptions pipeline;
   setPipelineOptions(options, *targets, pipeline);
 
@@ -409,6 +517,39 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
       failed(recordLaunches(main, plan)))
     return failure();
 
+  std::string machine;
+  llvm::raw_string_ostream(machine) << targets->cpu;
+  CompiledProgram compiled{options.target, machine, targets->cpu.getFeatures().str(), {}, "", "",
+                           "", ""};
+  if (pipeline.codegen == CodegenPath::C) {
+    // The C path: C, compiled by clang-22 into the same shape of library.
+    FailureOr<std::string> source = lowerToC(*module, plan, &pipeline, nullptr);
+    if (failed(source))
+      return failure();
+    if (debugLevel() >= 4)
+      llvm::errs() << *source;
+    if (!sourceOnly) {
+      bool fast = largestCBlock(*module) > kMaxScheduledBlock;
+      FailureOr<std::string> so = compileCToSharedLibrary(
+          *source, targets->cpu, options.codegen.optLevel, fast, program.getLoc());
+      if (failed(so))
+        return failure();
+      compiled.library = std::move(*so);
+    }
+    compiled.source = std::move(*source);
+    compiled.plan = std::move(plan);
+    return compiled;
+  }
+  if (options.printC || debugLevel() >= 4) {
+    FailureOr<std::string> source =
+        sourceOfCopy(*module, plan, &pipeline, nullptr, /*quiet=*/!options.printC);
+    if (failed(source))
+      return failure();
+    if (debugLevel() >= 4)
+      llvm::errs() << *source;
+    compiled.source = std::move(*source);
+  }
+
   // L3 -> LLVM dialect -> a shared library (the CPU target only translates).
   if (failed(runStage(*module, PipelineStage::Lower, &pipeline, nullptr)) ||
       failed(addPackedEntry(*module, "main")))
@@ -421,15 +562,29 @@ FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
   FailureOr<std::string> so = compileToSharedLibrary(*module, options.codegen);
   if (failed(so))
     return failure();
-  std::string machine;
-  llvm::raw_string_ostream(machine) << targets->cpu;
-  return CompiledProgram{options.target, machine, targets->cpu.getFeatures().str(),
-                         std::move(plan), *so, ""};
+  compiled.library = std::move(*so);
+  compiled.plan = std::move(plan);
+  return compiled;
+}
+
+FailureOr<CompiledProgram> mlir::uop::compileProgram(ModuleOp program,
+                                                     const CompileOptions &options) {
+  return compileStaged(program, options, /*sourceOnly=*/false);
+}
+
+FailureOr<std::string> mlir::uop::translateProgramToC(ModuleOp program, CompileOptions options) {
+  options.codegenPath =
+      options.target == CompileTarget::CUDA ? CodegenPath::CudaC : CodegenPath::C;
+  FailureOr<CompiledProgram> compiled = compileStaged(program, options, /*sourceOnly=*/true);
+  if (failed(compiled))
+    return failure();
+  return std::move(compiled->source);
 }
 
 rt::Result<std::unique_ptr<rt::Executable>> mlir::uop::load(CompiledProgram compiled) {
   if (compiled.target == CompileTarget::CUDA)
-    return rt::Executable::loadCuda(std::move(compiled.plan), std::move(compiled.ptx));
+    return rt::Executable::loadCuda(std::move(compiled.plan), std::move(compiled.ptx),
+                                    std::move(compiled.cubin));
   // Code for a CPU with features this one lacks would die of SIGILL.
   if (std::vector<std::string> missing = rt::missingCpuFeatures(compiled.features);
       !missing.empty()) {

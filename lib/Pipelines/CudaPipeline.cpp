@@ -123,6 +123,13 @@ void mlir::uop::buildUopCudaStage(OpPassManager &pm, PipelineStage stage,
   }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.codegen == CodegenPath::CudaC) {
+    // CUDA C (the seed's CUDARenderer); nvcc compiles it (Target/C).
+    UopToEmitCPassOptions toC;
+    toC.cuda = true;
+    pm.addPass(createUopToEmitCPass(toC));
+    return;
+  }
   UopAttachNVVMTargetPassOptions target;
   target.optLevel = options.optLevel;
   target.features = options.features;

@@ -38,6 +38,28 @@ std::optional<mlir::uop::OptMode> mlir::uop::parseOptMode(StringRef name) {
   return std::nullopt;
 }
 
+StringRef mlir::uop::stringifyCodegenPath(CodegenPath path) {
+  switch (path) {
+  case CodegenPath::LLVM:
+    return "llvm";
+  case CodegenPath::C:
+    return "c";
+  case CodegenPath::CudaC:
+    return "cuda-c";
+  }
+  llvm_unreachable("unknown codegen path");
+}
+
+std::optional<CodegenPath> mlir::uop::parseCodegenPath(StringRef name) {
+  if (name == "llvm")
+    return CodegenPath::LLVM;
+  if (name == "c")
+    return CodegenPath::C;
+  if (name == "cuda-c")
+    return CodegenPath::CudaC;
+  return std::nullopt;
+}
+
 /// uop-attach-target for `kind` (the module's own target of that kind unless
 /// `spec` names one).
 static void attachTarget(OpPassManager &pm, StringRef spec, StringRef kind) {
@@ -111,9 +133,26 @@ void mlir::uop::buildUopCpuStage(OpPassManager &pm, PipelineStage stage,
   case PipelineStage::Lower:
     break;
   }
-  // The emulated kernels are CPU loops now: LLVM compiles them for the CPU.
+  // The emulated kernels are CPU loops now: LLVM (or C) compiles them for
+  // the CPU.
   if (emulate)
     attachTarget(pm, options.target, "cpu");
+  if (options.codegen == CodegenPath::C) {
+    // The C path: lanes as loops (C has no vectors), then EmitC. No
+    // uop-expand-math (libm's exp2f), no uop-vectorize-max (the seed's
+    // `(a>b)?a:b` stays as it reads).
+    // (Canonical addresses first: the lanes' loops see that the rows of a
+    // tile are W elements apart.)
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    pm.addNestedPass<func::FuncOp>(createUopLanesToLoopsPass());
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+    UopToEmitCPassOptions toC;
+    toC.openmp = options.openmp;
+    pm.addPass(createUopToEmitCPass(toC));
+    return;
+  }
   // exp2/log2 as arithmetic: LLVM has no vector libm mapping of them on
   // x86, so they would be scalar calls that keep their loops from
   // vectorizing. First, so that its constants are CSE'd and hoisted.

@@ -1,7 +1,8 @@
 //===- uop-compile.cpp - compile a uop program into a bundle ----*- C++ -*-===//
 //
 //   uop-compile PROGRAM [--target=cpu|emulate|cuda] [--mcpu=CPU] [--chip=sm_NN]
-//               [--opt=none|hand|search] [--fuse-reduce] -o PROGRAM.uopx
+//               [--opt=none|hand|search] [--fuse-reduce] [--codegen=llvm|c|cuda-c]
+//               -o PROGRAM.uopx
 //
 // The compiling half of uop-run: the program (.uir or .mlir) is compiled by
 // the execution engine, and the executable (its host plan and its code: the
@@ -78,8 +79,9 @@ static int compileMain(int argc, char **argv) {
   // machine (--mcpu, --chip) than this one.
   rt::Bundle bundle;
   if (compiled->target == mlir::uop::CompileTarget::CUDA) {
-    bundle = rt::Bundle::cuda(std::move(compiled->plan), std::move(compiled->ptx),
-                              rt::ptxTarget(compiled->ptx));
+    std::string chip = rt::ptxTarget(compiled->ptx);
+    bundle = rt::Bundle::cuda(std::move(compiled->plan), std::move(compiled->ptx), chip,
+                              std::move(compiled->cubin));
   } else {
     auto library = llvm::MemoryBuffer::getFile(compiled->library, /*IsText=*/false);
     if (!library)

@@ -19,6 +19,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
+#include "mlir/Dialect/EmitC/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
@@ -104,7 +106,8 @@ static int optMain(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry
       .insert<mlir::uop::UopDialect, mlir::affine::AffineDialect, mlir::arith::ArithDialect,
-              mlir::cf::ControlFlowDialect, mlir::func::FuncDialect, mlir::gpu::GPUDialect,
+              mlir::cf::ControlFlowDialect, mlir::emitc::EmitCDialect, mlir::func::FuncDialect,
+              mlir::gpu::GPUDialect,
               mlir::LLVM::LLVMDialect, mlir::math::MathDialect, mlir::memref::MemRefDialect,
               mlir::NVVM::NVVMDialect, mlir::nvgpu::NVGPUDialect, mlir::omp::OpenMPDialect,
               mlir::scf::SCFDialect, mlir::tensor::TensorDialect, mlir::vector::VectorDialect>();
@@ -131,6 +134,7 @@ static int optMain(int argc, char **argv) {
   mlir::gpu::registerGPUToNVVMPipeline();
   mlir::LLVM::registerLLVMPasses();
   mlir::vector::registerVectorPasses();
+  mlir::emitc::registerEmitCPasses();
   mlir::uop::registerUopPasses();
 
   // uop's own passes and pipelines.

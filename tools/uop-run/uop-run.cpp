@@ -4,7 +4,7 @@
 //           [--opt=none|hand|search] [--search-seconds=S] [--fuse-reduce]
 //           [--input SLOT=FILE.npy]... [--random-inputs[=SEED]]
 //           [--output FILE.npy | SLOT=FILE.npy]... [--print] [--print-plan]
-//           [--bench=N] [--profile]
+//           [--bench=N] [--profile] [--codegen=llvm|c|cuda-c] [--print-c]
 //
 // A thin command line over the execution engine (mlir::uop::compile): it
 // reads the program (.uir or .mlir), compiles it, binds buffers to the
@@ -65,6 +65,9 @@ static cl::opt<bool> printBuffers(cl::cat(toolOptions), "print",
 static cl::opt<bool> printPlan(cl::cat(toolOptions), "print-plan",
                                cl::desc("Print the compiled plan: buffers, and each kernel with "
                                         "its launches, work and opts"));
+static cl::opt<bool> printC(cl::cat(toolOptions), "print-c",
+                            cl::desc("Print the program's C (CUDA C for --target=cuda), as the C "
+                                     "path (--codegen=c) compiles it, before running it"));
 static cl::opt<uint64_t> benchRuns(cl::cat(toolOptions), "bench",
                                    cl::desc("Time N runs; print the median and GFLOP/s"),
                                    cl::init(0));
@@ -109,6 +112,7 @@ static int runMain(int argc, char **argv) {
   if (failed(parsed))
     fail(error);
   mlir::uop::CompileOptions options = *parsed;
+  options.printC = printC;
   rt::RunRequest request;
   request.inputs = inputs;
   request.outputs = outputs;
@@ -152,6 +156,10 @@ static int runMain(int argc, char **argv) {
   auto compiled = mlir::uop::compileProgram(*module, options);
   if (failed(compiled))
     return 1;
+  if (printC) {
+    std::fputs(compiled->source.c_str(), stdout);
+    std::fflush(stdout);
+  }
   if (printPlan) {
     std::fputs(rt::formatPlan(compiled->plan).c_str(), stdout);
     std::fflush(stdout);

@@ -239,4 +239,47 @@ def UopStashPass : Pass<"uop-stash", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def UopLanesToLoopsPass : Pass<"uop-lanes-to-loops", "::mlir::func::FuncOp"> {
+  let summary = "Vector lanes as plain loops over the lanes (the C path)";
+  let description = [{
+    The C path (`--codegen=c`, `--uop-to-c`) has no vector types: C has
+    none, and GCC's vector extensions differ between gcc and clang where the
+    lanes need them most (a select on a vector condition is C++ only in gcc,
+    there is no portable vector fma or reduction). So before the conversion
+    to EmitC, this pass turns a kernel's vector lanes (`#uop.opts<vector =
+    W>`, uop-linearize) back into the loop they came from: each maximal run
+    of lane-wise vector ops in a block (elementwise arith and math,
+    `vector.load`/`vector.store`, `vector.broadcast`, `vector.fma`,
+    `vector.gather`, loads and stores of the `memref<N x vector<W x T>>`
+    accumulators) becomes one `scf.for` over the W lanes whose body is the
+    scalar ops, lane by lane. The lanes were the iterations of a serial loop
+    (uop-linearize makes lanes only where running them side by side cannot
+    change a result), so running each lane's ops in order is that loop
+    again: gemm's register tile reads
+
+    ```c
+    for (int32_t k = 0; k < 16; k += 1) {        // the 16 lanes of one row tile
+      float v60 = v2[v57 + k];                   // B[k0][j + lane]
+      v8[k] = v8[k] + v54 * v60;                 // acc[row 0][lane] += A[0][k0] * B
+      v9[k] = v9[k] + v65 * v60;                 // acc[row 1][lane] ...
+    ```
+
+    and the C compiler vectorizes it again. Scalar ops between the lane ops
+    that have no effect, and scalar loads of memory the run does not write,
+    stay before the loop; a scalar store, a region, a width change, or an
+    access to memory the run writes at another lane offset ends a run. A
+    vector value used outside its run is kept in a `memref<W x T>` (a C
+    array). `vector.reduction` becomes a loop over that array in lane order
+    (what LLVM's ordered reduction computes), `vector.extract` a load of one
+    lane, `vector.from_elements` W stores; splat constants and broadcasts of
+    a scalar are the scalar itself in every lane.
+
+    Errors, at the op: vector values carried by loops or yielded by
+    regions, multi-dimensional or scalable vectors, and vector ops with no
+    lane-wise form here (shuffles, masked loads and stores).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+}
+
 #endif // UOP_CODEGEN_PASSES_TD

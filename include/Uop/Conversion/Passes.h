@@ -6,6 +6,7 @@
 #include "Uop/IR/UopDialect.h"
 #include "Uop/Runtime/Plan.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/EmitC/IR/EmitC.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::uop {
 
@@ -89,6 +91,65 @@ void addKernelChecks(Operation *symbolTableOp, HostPlan &plan);
 /// Temporaries are allocated in the host, or with `tempsAsArgs` are its
 /// last arguments.
 LogicalResult lowerHost(func::FuncOp host, bool tempsAsArgs = false);
+
+//===----------------------------------------------------------------------===//
+// uop-to-emitc: the C path
+//===----------------------------------------------------------------------===//
+
+/// The C names of the functions C gives a meaning to: a program's `@main`
+/// becomes `kernel` when it is a kernel (a kernel graph compiled as the
+/// program, the seed's `render_c` default name) and `uop_main` when it is a
+/// host (a kernelized program's, or CUDA's launches).
+inline constexpr llvm::StringLiteral kCKernelMainName = "kernel";
+inline constexpr llvm::StringLiteral kCHostMainName = "uop_main";
+
+/// The C name of the function `name` (see kCKernelMainName).
+StringRef getCFunctionName(StringRef name, bool isKernel);
+
+/// How uop-to-emitc types values: scalars as EmitC's (index as `size_t`),
+/// a buffer (a memref argument, a malloc'd memref) as a restrict pointer
+/// (`float* restrict`, CUDA `float* __restrict__`), a private memref (an
+/// alloca, tagged `#gpu.address_space<private>` before the conversion) as a
+/// C array (one element: a scalar variable), workgroup memory as a pointer
+/// to its `__shared__` array.
+class CTypeConverter : public TypeConverter {
+public:
+  CTypeConverter(MLIRContext *ctx, bool cuda);
+  /// The C spelling of a scalar type (`float`, `int32_t`, `bool`,
+  /// `_Float16`), "" if it has none.
+  static std::string getCTypeName(Type type);
+  bool isCuda() const { return cuda; }
+
+private:
+  bool cuda;
+};
+
+/// uop's patterns for arith ops that upstream's convert-arith-to-emitc
+/// lacks or writes differently: constants as literals, ordered float
+/// comparisons as C's operators, floor division and modulo as the seed's
+/// helpers (ArithToEmitC.cpp says which and why).
+void populateUopArithToEmitCPatterns(const CTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+/// uop's patterns for math ops that convert-math-to-emitc lacks: exp2,
+/// log2, sqrt, rsqrt, fma, and f16 math through float.
+void populateUopMathToEmitCPatterns(const CTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+/// uop's patterns for memref ops on restrict pointers and scalar variables
+/// (convert-memref-to-emitc takes arrays only), malloc/free, atomics and
+/// prefetches.
+void populateUopMemRefToEmitCPatterns(const CTypeConverter &converter,
+                                      RewritePatternSet &patterns);
+/// CUDA C: gpu.func kernels, block and thread ids, barriers, returns and
+/// the host's launches.
+void populateUopGPUToEmitCPatterns(const CTypeConverter &converter,
+                                   RewritePatternSet &patterns);
+
+/// Forms C expressions as upstream's form-expressions does, except that an
+/// operand C compilers want parenthesized (a comparison or arithmetic
+/// inside a bitwise operator, `&&` inside `||`, a comparison of a
+/// comparison) stays its own variable: the emitter parenthesizes by
+/// precedence only, and `-Wall` warns about these.
+void formCExpressions(Operation *root);
 
 #define GEN_PASS_REGISTRATION
 #include "Uop/Conversion/Passes.h.inc"

@@ -324,4 +324,56 @@ def UopToGPUPass : Pass<"uop-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def UopToEmitCPass : Pass<"uop-to-emitc", "::mlir::ModuleOp"> {
+  let summary = "Lowered kernels and host (L3) -> the EmitC dialect, for C or CUDA C";
+  let description = [{
+    The C path's conversion (the seed's `render_c` and `CUDARenderer`): the
+    module after the host stage (`uop-lower-host`; for CUDA `uop-to-gpu`),
+    its kernels scf/memref/arith/math, becomes EmitC ops that MLIR's C/C++
+    emitter (`emitc::translateToCpp`) prints as one translation unit. Vector
+    lanes must be loops by then (`uop-lanes-to-loops`).
+
+    It runs upstream's conversions (`convert-arith-to-emitc`,
+    `convert-math-to-emitc`, `convert-scf-to-emitc`, `convert-func-to-emitc`
+    and `convert-memref-to-emitc`'s allocas) with one type converter, and
+    uop's patterns for what upstream lacks (each file says which):
+
+    * buffers are restrict pointers (`float* restrict`; CUDA
+      `float* __restrict__`), indexed by the i32 the kernel computes, not a
+      `size_t` cast of it; a one-element alloca (an accumulator) is a scalar
+      variable, the seed's `float acc0;`;
+    * constants are literals at their use, as the seed writes them
+      (`0.0f`, `-INFINITY`, `(-2147483647-1)`); ordered float comparisons
+      are C's (`a > b`, no NaN guards: C's operators are IEEE's ordered
+      ones); floor division and modulo call the seed's `floordiv_i32` and
+      `floormod_i32`; exp2, log2 and sqrt are libm's (`exp2f`), f16 math
+      through float;
+    * a CPU `thread` range (`scf.parallel`) is a loop under
+      `#pragma omp parallel for` (`openmp`, default on); run-time check
+      records are bumped with `__atomic_fetch_add` (CUDA `atomicAdd`);
+      `memref.alloc`/`dealloc` are `malloc`/`free`, `memref.prefetch`
+      `__builtin_prefetch` (CUDA: `prefetch.global.L1`);
+    * with `cuda`: each `gpu.func` kernel is an `extern "C" __global__`
+      function with `__launch_bounds__` (its block size), its workgroup
+      memory `__shared__` arrays `smem0`, `smem1`, ..., block and thread ids
+      `blockIdx.x`/`threadIdx.x` (the axes uop-to-gpu gave them: `.x` the
+      fastest-varying), `gpu.barrier` `__syncthreads()`; the host's
+      `gpu.launch_func`s are launches `r_64<<<dim3(4, 1, 1), dim3(16, 1, 1)>>>(...)`.
+
+    The module starts with the includes and the seed's prelude (CUDA's, with
+    `cuda_fp16.h` where f16 is used). A function named `main` is renamed (C
+    gives `main` a meaning): a kernel `kernel` (the seed's default name), a
+    host `uop_main`. Expressions are formed as `form-expressions` does, but
+    an operand C would want parenthesized (a comparison inside `&`, `&&`
+    inside `||`) stays its own variable, so that the output compiles with
+    `-Wall -Wextra -Werror`. An op no pattern takes is an error at the op.
+  }];
+  let options = [
+    Option<"cuda", "cuda", "bool", /*default=*/"false",
+           "CUDA C: the gpu.module's kernels as __global__ functions and a host of launches">,
+    Option<"openmp", "openmp", "bool", /*default=*/"true",
+           "CPU thread ranges (scf.parallel) under `#pragma omp parallel for` (else plain loops)">];
+  let dependentDialects = ["::mlir::emitc::EmitCDialect", "::mlir::gpu::GPUDialect"];
+}
+
 #endif // UOP_CONVERSION_PASSES_TD

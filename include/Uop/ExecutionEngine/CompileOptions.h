@@ -77,10 +77,18 @@ struct CompileOptions {
   /// not prove safe (uop-linearize's `checks`); a failed one is the run's
   /// error, at the op's location. Off: `uop-run --unchecked`.
   bool checks = true;
+  /// Which code the kernels become: LLVM (the LLVM dialect, PTX through
+  /// NVVM for cuda), or the C path: C compiled by clang-22 into the same
+  /// shared library (cpu, emulate), CUDA C compiled by nvcc (cuda).
+  CodegenPath codegenPath = CodegenPath::LLVM;
+  /// Also produce the program's C when compiling by the LLVM path
+  /// (CompiledProgram::source; `uop-run --print-c`). Not part of the key.
+  bool printC = false;
   CpuCodegenOptions codegen;
 
   /// A one-line description of the options as given, e.g. "target=cpu
-  /// opt=hand fuse-reduce=0 openmp=1 checks=1 O3 cpu=host".
+  /// opt=hand fuse-reduce=0 openmp=1 checks=1 O3 cpu=host" (" codegen=c"
+  /// after it for the C path).
   std::string str() const;
 };
 
@@ -118,7 +126,7 @@ void setPipelineOptions(const CompileOptions &options, const CompileTargets &tar
 /// getCompileOptionsCategory() (a tool shows it with HideUnrelatedOptions):
 /// --target (with `withTarget`), --mcpu, --chip, --ptx-features,
 /// --ptx-opt-level, --cuda-toolkit, --opt, --search-seconds, --fuse-reduce,
-/// --unchecked. Call once, before parsing the command line.
+/// --unchecked, --codegen. Call once, before parsing the command line.
 void registerCompileCLOptions(bool withTarget = true);
 llvm::cl::OptionCategory &getCompileOptionsCategory();
 

@@ -41,6 +41,10 @@ struct CompiledProgram {
   ::uop::rt::HostPlan plan;
   std::string library; ///< CPU and emulate: the shared library's path (in the cache)
   std::string ptx;     ///< CUDA: every kernel's `.entry`, named as plan.kernels
+  std::string cubin;   ///< CUDA C (`--codegen=cuda-c`): nvcc's PTX assembled by ptxas
+  /// The C (CUDA C) of the program: what the C path compiled, or, with
+  /// `CompileOptions::printC`, what it would compile. "" otherwise.
+  std::string source;
 };
 
 /// uop-search (the seed's search_opt, a small BEAM) on a kernelized module:
@@ -59,8 +63,17 @@ struct CompiledProgram {
 /// divides by data is left for uop-hand-opt (random divisors may be 0).
 LogicalResult searchOpts(ModuleOp module, const CompileOptions &options, llvm::raw_ostream &log);
 
-/// Compiles `program` as `compile` does, without loading it.
+/// Compiles `program` as `compile` does, without loading it. With
+/// `UOP_DEBUG=4` in the environment (the seed's DEBUG=4), prints the
+/// program's C (CUDA C for cuda) to stderr as it compiles, whatever the
+/// codegen path.
 FailureOr<CompiledProgram> compileProgram(ModuleOp program, const CompileOptions &options);
+
+/// The C of `program` (CUDA C for the cuda target) as the C path
+/// (`--codegen=c`, `cuda-c`) compiles it, the plan a comment at its top:
+/// the same stages as compileProgram, then the EmitC module printed
+/// (uop-translate --uop-to-c, --uop-to-cuda). Compiles nothing.
+FailureOr<std::string> translateProgramToC(ModuleOp program, CompileOptions options);
 
 /// Loads a compiled program into the runtime (CUDA: on the current device;
 /// CPU: refused where this CPU lacks a feature the code was compiled for).

@@ -27,6 +27,17 @@ enum class OptMode { None, Hand, Search };
 StringRef stringifyOptMode(OptMode mode);
 std::optional<OptMode> parseOptMode(StringRef name);
 
+/// What the Lower stage makes of the loops (L3): LLVM (the LLVM dialect on
+/// the CPU, PTX through NVVM for CUDA), C (the EmitC dialect for C:
+/// uop-lanes-to-loops, uop-to-emitc) or CudaC (EmitC for CUDA C). The C
+/// paths are the seed's renderers (render_c, CUDARenderer): a second way
+/// to the same programs, checked against the first.
+enum class CodegenPath { LLVM, C, CudaC };
+
+/// "llvm" / "c" / "cuda-c", and back (nullopt for an unknown name).
+StringRef stringifyCodegenPath(CodegenPath path);
+std::optional<CodegenPath> parseCodegenPath(StringRef name);
+
 /// The stages every uop pipeline is made of, in order. The registered
 /// pipelines run them all; the execution engine runs them one at a time
 /// with the same builders, reading the plan, the opts and the launches off
@@ -42,7 +53,8 @@ enum class PipelineStage {
   Linearize,
   /// The host's launches -> calls (uop-lower-host; CUDA: gpu.launch_func).
   Host,
-  /// L3 -> LLVM dialect (CPU) or a gpu.binary of PTX (CUDA).
+  /// L3 -> LLVM dialect (CPU) or a gpu.binary of PTX (CUDA); with
+  /// `codegen=c`/`cuda-c`, L3 -> the EmitC dialect instead.
   Lower,
 };
 
@@ -94,6 +106,14 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
       llvm::cl::desc("uop-linearize: check indices and divisors not proven safe at run time "
                      "(in every vector lane)"),
       llvm::cl::init(true)};
+  PassOptions::Option<CodegenPath> codegen{
+      *this, "codegen", llvm::cl::desc("What the Lower stage makes of the loops"),
+      llvm::cl::init(CodegenPath::LLVM),
+      llvm::cl::values(
+          clEnumValN(CodegenPath::LLVM, "llvm", "the LLVM dialect (default)"),
+          clEnumValN(CodegenPath::C, "c",
+                     "the EmitC dialect, for C (uop-lanes-to-loops, uop-to-emitc); "
+                     "uop-translate --uop-to-c prints it"))};
 };
 
 /// Adds `stage` of uop-cpu-pipeline to `pm`.
@@ -141,6 +161,14 @@ struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOption
       *this, "checks",
       llvm::cl::desc("uop-linearize: check indices and divisors not proven safe at run time"),
       llvm::cl::init(true)};
+  PassOptions::Option<CodegenPath> codegen{
+      *this, "codegen", llvm::cl::desc("What the Lower stage makes of the kernels"),
+      llvm::cl::init(CodegenPath::LLVM),
+      llvm::cl::values(
+          clEnumValN(CodegenPath::LLVM, "llvm", "PTX through NVVM, in a gpu.binary (default)"),
+          clEnumValN(CodegenPath::CudaC, "cuda-c",
+                     "the EmitC dialect, for CUDA C (uop-to-emitc{cuda}); uop-translate "
+                     "--uop-to-cuda prints it"))};
 };
 
 /// Adds `stage` of uop-cuda-pipeline to `pm`. Host: the launches become
