@@ -41,12 +41,27 @@ void bindMovement(py::class_<Tensor> &t) {
   UOP_METHOD(t, "transpose", transpose, py::arg("a") = -1, py::arg("b") = -2);
   t.def_property_readonly(
       "T", [](const Tensor &self) { return check(self.T()); }, "transpose(): the last two axes swapped.");
-  UOP_METHOD(t, "flatten", flatten, py::arg("start") = 0);
+  UOP_METHOD(t, "flatten", flatten, py::arg("start") = 0, py::arg("end") = -1);
   UOP_METHOD(t, "unsqueeze", unsqueeze, py::arg("dim"));
-  UOP_METHOD(t, "squeeze", squeeze, py::arg("dim"));
-  UOP_METHOD(t, "slice", slice, py::arg("axis"), py::arg("begin"), py::arg("end"));
+  t.def(
+      "squeeze",
+      [](const Tensor &self, std::optional<int64_t> dim) {
+        return check(dim ? self.squeeze(*dim) : self.squeeze());
+      },
+      py::arg("dim") = py::none(), doc("Tensor::squeeze"));
+  t.def(
+      "slice",
+      [](const Tensor &self, int64_t axis, int64_t begin, int64_t end) {
+        return check(self.slice(axis, begin, end));
+      },
+      py::arg("axis"), py::arg("begin"), py::arg("end"), doc("Tensor::slice"));
   UOP_METHOD(t, "select", select, py::arg("axis"), py::arg("index"));
-  UOP_METHOD(t, "flip", flip, py::arg("axis"));
+  t.def(
+      "flip",
+      [](const Tensor &self, const std::variant<int64_t, std::vector<int64_t>> &axis) {
+        return check(std::visit([&](const auto &a) { return self.flip(a); }, axis));
+      },
+      py::arg("axis"), doc("Tensor::flip"));
   t.def(
       "shrink", [](const Tensor &self, const py::object &arg) { return check(self.shrink(pairsArg(self, arg))); },
       py::arg("arg"), doc("Tensor::shrink"));

@@ -25,8 +25,13 @@ void bindReduce(py::class_<Tensor> &t) {
   UOP_REDUCE(t, "var", var);
   UOP_METHOD(t, "softmax", softmax, py::arg("axis") = -1);
   UOP_METHOD(t, "log_softmax", logSoftmax, py::arg("axis") = -1);
-  UOP_METHOD(t, "logsumexp", logsumexp, py::arg("axis") = -1);
-  UOP_METHOD(t, "argmax", argmax, py::arg("axis") = -1);
+  // The seed's defaults: over the last axis.
+  t.def(
+      "logsumexp",
+      [](const Tensor &self, int64_t axis, bool keepdim) { return check(self.logsumexp(axis, keepdim)); },
+      py::arg("axis") = -1, py::arg("keepdim") = false, doc("Tensor::logsumexp"));
+  UOP_METHOD(t, "argmax", argmax, py::arg("axis") = -1, py::arg("keepdim") = false);
+  UOP_METHOD(t, "argmin", argmin, py::arg("axis") = -1, py::arg("keepdim") = false);
 }
 
 } // namespace uop::python
