@@ -392,7 +392,10 @@ public:
 
   //===-- linear algebra, losses ----------------------------------------===//
   /// (..., M, K) @ (..., K, N): broadcast to (..., M, N, K), multiply, reduce.
+  /// Two f16 operands are multiplied and summed in f32 and give f32 (the
+  /// seed's WMMA contract; on a GPU with tensor cores the GEMM runs on them).
   Tensor matmul(const Tensor &w) const;
+  /// matmul; an f16 input gives f16 (summed in f32), as PyTorch's layers.
   Tensor linear(const Tensor &w) const;
   Tensor linear(const Tensor &w, const Tensor &b) const;
   /// x (N, C, H, W) * weight (O, C, KH, KW) (+ bias (O,)) -> (N, O, OH, OW):
