@@ -443,15 +443,11 @@ LogicalResult TcLowering::run() {
     return par.getInductionVars()[0];
   };
   Value blk = gpuLoop(p.gridM * p.gridN, gpu::Processor::BlockX, AxisKind::Global);
-  tid = gpuLoop(p.threads, gpu::Processor::ThreadX, AxisKind::Local);
-
-  acc = memref::AllocaOp::create(b, loc, MemRefType::get({p.tm * p.tn * 4}, b.getF32Type()));
-  Value zero = arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
-  for (int64_t e = 0; e < p.tm * p.tn * 4; ++e)
-    memref::StoreOp::create(b, loc, zero, acc, ValueRange{ix.c(e)});
 
   // The block's tile: groups of kGroupRows block rows, column-major within
-  // a group (Triton's program-id swizzle).
+  // a group (Triton's program-id swizzle). Computed in the block loop,
+  // outside the thread loop (which also keeps canonicalization from merging
+  // the two loops into one that is no GPU range).
   int64_t groupRows = std::min(kGroupRows, p.gridM);
   int64_t perGroup = groupRows * p.gridN;
   Value group = ix.div(blk, perGroup);
@@ -462,6 +458,14 @@ LogicalResult TcLowering::run() {
   Value pn = arith::DivUIOp::create(b, loc, inGroup, rows);
   rowA0 = ix.mul(pm, p.bm);
   colB0 = ix.mul(pn, p.bn);
+
+  tid = gpuLoop(p.threads, gpu::Processor::ThreadX, AxisKind::Local);
+
+  acc = memref::AllocaOp::create(b, loc, MemRefType::get({p.tm * p.tn * 4}, b.getF32Type()));
+  Value zero = arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
+  for (int64_t e = 0; e < p.tm * p.tn * 4; ++e)
+    memref::StoreOp::create(b, loc, zero, acc, ValueRange{ix.c(e)});
+
   Value warp = ix.div(tid, 32);
   lane = ix.rem(tid, 32);
   warpM = ix.div(warp, p.wn);
