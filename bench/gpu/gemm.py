@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""fp32 GEMM on the GPU: uop (C = A @ B from movement ops, the seed's bench_gemm graph) beside cuBLAS.
+"""GEMM on the GPU: uop (C = A @ B from movement ops, the seed's bench_gemm graph) beside cuBLAS and Triton.
 
-  gemm.py prepare BIN OUTDIR [N...]      here (the compiler): one CUDA bundle per N (uop-compile
-                                         --target=cuda, the opts gpu_opt_choice picks)
-  gemm.py run RUNNER OUTDIR [REPS]       on the GPU machine (no compiler): times each bundle with
-                                         uop-runner --bench (CUDA events) and cuBLAS through
-                                         PyTorch (fp32, TF32 off) on the same sizes, in one run,
-                                         and prints one table: TFLOP/s and the ratio
-  gemm.py prepare-opts BIN OUTDIR N      here: one bundle per candidate of OPTS (a #uop.opts on
-                                         @main overrides the heuristic) at size N
+Two programs: fp32 (f32 operands, f32 sums) and f16 (f16 operands cast to f32 before the multiply,
+f32 sums, f32 result: the seed's WMMA contract, which uop-hand-opt puts on the tensor cores).
+
+  gemm.py prepare BIN OUTDIR [N...]      here (the compiler): one CUDA bundle per N and dtype
+                                         (uop-compile --target=cuda, the opts uop-hand-opt picks;
+                                         gemmN.uopx, gemmN-f16.uopx) and each one's plan (opts)
+  gemm.py run RUNNER OUTDIR [REPS]       on the GPU machine (no compiler): checks each bundle at the
+                                         smallest N against torch in float64, times each with
+                                         uop-runner --bench (CUDA events), cuBLAS through PyTorch
+                                         (fp32: TF32 off; f16: f32 accumulation, no reduced-precision
+                                         reduction) and Triton (autotuned; fp32: input_precision
+                                         "ieee", no TF32), in one run, and prints one table
+  gemm.py prepare-opts BIN OUTDIR N [f16]  here: one bundle per candidate of OPTS (OPTS_F16 for
+                                         f16; a #uop.opts on @main overrides the heuristic) at size N
   gemm.py run-opts RUNNER OUTDIR [REPS]  there: times every candidate bundle, one line each
-  gemm.py uir N                          prints the program (for tests)
+  gemm.py uir N [f16]                    prints the program (for tests)
 """
 import os
 import re
@@ -20,29 +26,60 @@ import sys
 SIZES = [4096, 8192]
 
 
-def gemm_uir(n):
+DTYPES = ["f32", "f16"]
+
+
+def gemm_uir(n, dtype="f32"):
+    """C = A @ B (n x n); f16: the operands cast to f32 before the multiply (f32 sums and result)."""
+    if dtype == "f32":
+        return "\n".join([
+            f"# C = A @ B, {n}x{n} f32, from movement ops",
+            f"%0 = buffer {n * n} : dtype=f32 slot=0",
+            f"%1 = reshape %0, ({n}, 1, {n})",
+            f"%2 = expand %1, ({n}, {n}, {n})",
+            f"%3 = buffer {n * n} : dtype=f32 slot=1",
+            f"%4 = reshape %3, ({n}, {n})",
+            "%5 = permute %4, (1, 0)",
+            f"%6 = reshape %5, (1, {n}, {n})",
+            f"%7 = expand %6, ({n}, {n}, {n})",
+            "%8 = mul %2, %7",
+            "%9 = reduce %8 : op=add pop=1", ""])
     return "\n".join([
-        f"# C = A @ B, {n}x{n} f32, from movement ops",
-        f"%0 = buffer {n * n} : dtype=f32 slot=0",
-        f"%1 = reshape %0, ({n}, 1, {n})",
-        f"%2 = expand %1, ({n}, {n}, {n})",
-        f"%3 = buffer {n * n} : dtype=f32 slot=1",
-        f"%4 = reshape %3, ({n}, {n})",
-        "%5 = permute %4, (1, 0)",
-        f"%6 = reshape %5, (1, {n}, {n})",
-        f"%7 = expand %6, ({n}, {n}, {n})",
-        "%8 = mul %2, %7",
-        "%9 = reduce %8 : op=add pop=1", ""])
+        f"# C (f32) = A @ B, {n}x{n} f16 operands, f32 products and sums, from movement ops",
+        f"%0 = buffer {n * n} : dtype=f16 slot=0",
+        "%1 = cast %0 : dtype=f32",
+        f"%2 = reshape %1, ({n}, 1, {n})",
+        f"%3 = expand %2, ({n}, {n}, {n})",
+        f"%4 = buffer {n * n} : dtype=f16 slot=1",
+        "%5 = cast %4 : dtype=f32",
+        f"%6 = reshape %5, ({n}, {n})",
+        "%7 = permute %6, (1, 0)",
+        f"%8 = reshape %7, (1, {n}, {n})",
+        f"%9 = expand %8, ({n}, {n}, {n})",
+        "%10 = mul %3, %9",
+        "%11 = reduce %10 : op=add pop=1", ""])
+
+
+def stem(n, dtype):
+    return f"gemm{n}" if dtype == "f32" else f"gemm{n}-{dtype}"
 
 
 def prepare(bindir, outdir, sizes):
     os.makedirs(outdir, exist_ok=True)
-    for n in sizes:
-        src = os.path.join(outdir, f"gemm{n}.uir")
-        with open(src, "w") as f:
-            f.write(gemm_uir(n))
-        subprocess.run([os.path.join(bindir, "uop-compile"), src, "--target=cuda", "-o",
-                        os.path.join(outdir, f"gemm{n}.uopx")], check=True)
+    for dtype in DTYPES:
+        for n in sizes:
+            src = os.path.join(outdir, stem(n, dtype) + ".uir")
+            with open(src, "w") as f:
+                f.write(gemm_uir(n, dtype))
+            bundle = os.path.join(outdir, stem(n, dtype) + ".uopx")
+            subprocess.run([os.path.join(bindir, "uop-compile"), src, "--target=cuda", "-o", bundle],
+                           check=True)
+            # What the hand strategy chose, for the table.
+            plan = subprocess.run([os.path.join(bindir, "uop-runner"), bundle, "--print-plan"],
+                                  capture_output=True, text=True).stdout
+            m = re.search(r"(#uop\.opts<.*>)", plan)
+            with open(os.path.join(outdir, stem(n, dtype) + ".opts"), "w") as f:
+                f.write(m.group(1) if m else "?")
 
 
 # Candidates for the GPU gemm (upcast = the register tile per thread along M, N;
@@ -74,28 +111,42 @@ OPTS = {
 }
 
 
-def prepare_opts(bindir, outdir, n):
+# Tensor-core candidates (f16): local = warps along M, N; upcast = m16n8k16 tiles a warp;
+# unroll = instruction steps along K a stage; stages = shared-memory buffers (48 KiB static).
+TC = "tc = #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>"
+OPTS_F16 = {
+    "tc128x128x32_s3": f"upcast = {{0: 4, 1: 8}}, unroll = 2, gpu, local = {{0: 2, 1: 2}}, stages = 3, {TC}",
+    "tc128x128x32_s2": f"upcast = {{0: 4, 1: 8}}, unroll = 2, gpu, local = {{0: 2, 1: 2}}, stages = 2, {TC}",
+    "tc128x128x16_s4": f"upcast = {{0: 4, 1: 8}}, unroll = 1, gpu, local = {{0: 2, 1: 2}}, stages = 4, {TC}",
+    "tc128x256x32_s2": f"upcast = {{0: 4, 1: 8}}, unroll = 2, gpu, local = {{0: 2, 1: 4}}, stages = 2, {TC}",
+    "tc256x128x32_s2": f"upcast = {{0: 4, 1: 8}}, unroll = 2, gpu, local = {{0: 4, 1: 2}}, stages = 2, {TC}",
+    "tc128x128x32_w8_s3": f"upcast = {{0: 2, 1: 8}}, unroll = 2, gpu, local = {{0: 4, 1: 2}}, stages = 3, {TC}",
+    "tc64x128x32_s4": f"upcast = {{0: 2, 1: 8}}, unroll = 2, gpu, local = {{0: 2, 1: 2}}, stages = 4, {TC}",
+}
+
+
+def prepare_opts(bindir, outdir, n, dtype="f32"):
     os.makedirs(outdir, exist_ok=True)
-    src = os.path.join(outdir, f"gemm{n}.uir")
+    src = os.path.join(outdir, stem(n, dtype) + ".uir")
     with open(src, "w") as f:
-        f.write(gemm_uir(n))
+        f.write(gemm_uir(n, dtype))
     mlir = subprocess.run([os.path.join(bindir, "uop-translate"), "--import-uir", src],
                           capture_output=True, text=True, check=True).stdout
-    for name, opts in OPTS.items():
-        prog = os.path.join(outdir, f"gemm{n}_{name}.mlir")
+    for name, opts in (OPTS if dtype == "f32" else OPTS_F16).items():
+        prog = os.path.join(outdir, f"{stem(n, dtype)}_{name}.mlir")
         with open(prog, "w") as f:
             f.write(re.sub(r"(func\.func @main\(\) -> [^{]*)\{",
                            lambda m: m.group(1) + "attributes {uop.opts = #uop.opts<" + opts + ">} {",
                            mlir, count=1))
         subprocess.run([os.path.join(bindir, "uop-compile"), prog, "--target=cuda", "-o",
-                        os.path.join(outdir, f"gemm{n}_{name}.uopx")], check=True)
+                        os.path.join(outdir, f"{stem(n, dtype)}_{name}.uopx")], check=True)
 
 
 def run_opts(runner, outdir, reps):
     for f in sorted(os.listdir(outdir)):
         if not (f.endswith(".uopx") and "_" in f):
             continue
-        n = int(re.match(r"gemm(\d+)_", f).group(1))
+        n = int(re.match(r"gemm(\d+)", f).group(1))
         out = subprocess.run([runner, os.path.join(outdir, f), "--random-inputs", f"--bench={reps}"],
                              capture_output=True, text=True)
         m = re.search(r"median ([0-9.]+) ms", out.stdout)
@@ -106,61 +157,171 @@ def run_opts(runner, outdir, reps):
         print(f"{f}: median {ms:.3f} ms, {2 * n ** 3 / (ms / 1e3) / 1e12:.2f} TFLOP/s")
 
 
-def cublas_tflops(n, reps):
+def median_time(fn, reps):
     import torch
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    a = torch.randn(n, n, device="cuda", dtype=torch.float32)
-    b = torch.randn(n, n, device="cuda", dtype=torch.float32)
-    c = a @ b  # warm-up
+    fn()  # warm-up
+    torch.cuda.synchronize()
     times = []
     for _ in range(reps):
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
-        c = a @ b
+        fn()
         e.record()
         torch.cuda.synchronize()
         times.append(s.elapsed_time(e) / 1e3)
     times.sort()
-    return 2 * n ** 3 / times[len(times) // 2] / 1e12, torch.cuda.get_device_name()
+    return times[len(times) // 2]
+
+
+def operands(n, dtype):
+    import torch
+    t = torch.float32 if dtype == "f32" else torch.float16
+    return torch.randn(n, n, device="cuda", dtype=t), torch.randn(n, n, device="cuda", dtype=t)
+
+
+def cublas_tflops(n, dtype, reps):
+    import torch
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    a, b = operands(n, dtype)
+    return 2 * n ** 3 / median_time(lambda: a @ b, reps) / 1e12, torch.cuda.get_device_name()
+
+
+_triton_kernel = None
+
+
+def triton_matmul():
+    """Triton's tutorial matmul, autotuned over the usual configs; the result in f32."""
+    global _triton_kernel
+    if _triton_kernel is not None:
+        return _triton_kernel
+    import triton
+    import triton.language as tl
+
+    configs = [triton.Config({"BM": bm, "BN": bn, "BK": bk, "G": 8}, num_stages=s, num_warps=w)
+               for bm, bn, bk, s, w in [(128, 256, 64, 3, 8), (256, 128, 64, 3, 8), (128, 128, 64, 4, 4),
+                                        (128, 128, 32, 4, 4), (128, 64, 32, 4, 4), (64, 128, 32, 4, 4),
+                                        (128, 256, 32, 3, 8), (128, 128, 32, 3, 8)]]
+
+    @triton.autotune(configs=configs, key=["M", "N", "K", "IEEE"])
+    @triton.jit
+    def kernel(a, b, c, M, N, K, IEEE: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+               BK: tl.constexpr, G: tl.constexpr):
+        pid = tl.program_id(0)
+        gm, gn = tl.cdiv(M, BM), tl.cdiv(N, BN)
+        group = pid // (G * gn)
+        first = group * G
+        rows = min(gm - first, G)
+        pm = first + (pid % (G * gn)) % rows
+        pn = (pid % (G * gn)) // rows
+        rm = pm * BM + tl.arange(0, BM)
+        rn = pn * BN + tl.arange(0, BN)
+        rk = tl.arange(0, BK)
+        pa = a + rm[:, None] * K + rk[None, :]
+        pb = b + rk[:, None] * N + rn[None, :]
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for _ in range(0, K, BK):
+            if IEEE:
+                acc = tl.dot(tl.load(pa), tl.load(pb), acc, input_precision="ieee")
+            else:
+                acc = tl.dot(tl.load(pa), tl.load(pb), acc)
+            pa += BK
+            pb += BK * N
+        tl.store(c + rm[:, None] * N + rn[None, :], acc)
+
+    def matmul(a, b):
+        import torch
+        n = a.shape[0]
+        c = torch.empty(n, n, device="cuda", dtype=torch.float32)
+        grid = lambda meta: (triton.cdiv(n, meta["BM"]) * triton.cdiv(n, meta["BN"]),)
+        kernel[grid](a, b, c, n, n, n, IEEE=a.dtype == torch.float32)
+        return c
+
+    _triton_kernel = matmul
+    return matmul
+
+
+def triton_tflops(n, dtype, reps):
+    try:
+        import triton  # noqa: F401
+    except ImportError:
+        return None
+    a, b = operands(n, dtype)
+    mm = triton_matmul()
+    return 2 * n ** 3 / median_time(lambda: mm(a, b), reps) / 1e12
+
+
+def check(runner, bundle, n, dtype, tmp):
+    """uop's result on random operands against torch in float64: ||out - ref|| / ||ref||."""
+    import numpy as np
+    import torch
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((n, n)).astype(np.float32 if dtype == "f32" else np.float16)
+    b = rng.standard_normal((n, n)).astype(a.dtype)
+    np.save(os.path.join(tmp, "a.npy"), a.reshape(-1))
+    np.save(os.path.join(tmp, "b.npy"), b.reshape(-1))
+    np.save(os.path.join(tmp, "c.npy"), np.full(n * n, np.nan, np.float32))
+    out = subprocess.run([runner, bundle, "--input", "0=" + os.path.join(tmp, "a.npy"), "--input",
+                          "1=" + os.path.join(tmp, "b.npy"), "--output", os.path.join(tmp, "c.npy")],
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        return f"error: {out.stderr.strip()[:200]}"
+    c = torch.from_numpy(np.load(os.path.join(tmp, "c.npy")).astype(np.float64)).cuda().reshape(n, n)
+    ref = torch.from_numpy(a.astype(np.float64)).cuda() @ torch.from_numpy(b.astype(np.float64)).cuda()
+    err = (torch.linalg.norm(c - ref) / torch.linalg.norm(ref)).item()
+    return f"rel. error {err:.1e} {'PASS' if err < 1e-5 else 'FAIL'}"
 
 
 def run(runner, outdir, reps):
     rows = []
     gpu = "?"
-    for n in SIZES:
-        bundle = os.path.join(outdir, f"gemm{n}.uopx")
-        if not os.path.exists(bundle):
-            continue
-        out = subprocess.run([runner, bundle, "--random-inputs", f"--bench={reps}"],
-                             capture_output=True, text=True)
-        if out.returncode != 0:
-            rows.append((n, None, None, out.stderr.strip()))
-            continue
-        ms = float(re.search(r"median ([0-9.]+) ms", out.stdout).group(1))
-        uop = 2 * n ** 3 / (ms / 1e3) / 1e12
-        cublas, gpu = cublas_tflops(n, reps)
-        rows.append((n, uop, cublas, ""))
-    print(f"fp32 GEMM, C = A @ B, on {gpu} (uop: uop-runner --bench={reps}, CUDA events; "
-          f"cuBLAS: torch.matmul, TF32 off; medians)")
-    print("| N | uop TFLOP/s | cuBLAS TFLOP/s | uop / cuBLAS |")
-    print("|---|---|---|---|")
-    for n, uop, cublas, err in rows:
+    for dtype in DTYPES:
+        checked = False
+        for n in SIZES:
+            bundle = os.path.join(outdir, stem(n, dtype) + ".uopx")
+            if not os.path.exists(bundle):
+                continue
+            opts = open(os.path.join(outdir, stem(n, dtype) + ".opts")).read().strip() \
+                if os.path.exists(os.path.join(outdir, stem(n, dtype) + ".opts")) else "?"
+            if not checked:
+                checked = True
+                print(f"check {stem(n, dtype)}: {check(runner, bundle, n, dtype, '/tmp')}", flush=True)
+            out = subprocess.run([runner, bundle, "--random-inputs", f"--bench={reps}"],
+                                 capture_output=True, text=True)
+            if out.returncode != 0:
+                rows.append((dtype, n, None, None, None, out.stderr.strip(), opts))
+                continue
+            ms = float(re.search(r"median ([0-9.]+) ms", out.stdout).group(1))
+            uop = 2 * n ** 3 / (ms / 1e3) / 1e12
+            cublas, gpu = cublas_tflops(n, dtype, reps)
+            triton = triton_tflops(n, dtype, reps)
+            rows.append((dtype, n, uop, cublas, triton, "", opts))
+            print(f"{dtype} {n}: uop {uop:.1f} cuBLAS {cublas:.1f} Triton {triton or 0:.1f} TFLOP/s",
+                  flush=True)
+    print(f"GEMM, C = A @ B, on {gpu} (uop: uop-runner --bench={reps}, CUDA events; cuBLAS: torch.matmul, "
+          f"fp32 with TF32 off; Triton: autotuned, fp32 IEEE; medians)")
+    print("| operands | N | uop TFLOP/s | cuBLAS TFLOP/s | Triton TFLOP/s | uop / cuBLAS | Triton / cuBLAS | uop opts (hand) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for dtype, n, uop, cublas, triton, err, opts in rows:
+        what = "fp32" if dtype == "f32" else "f16, f32 sums"
         if uop is None:
-            print(f"| {n} | error: {err} | | |")
+            print(f"| {what} | {n} | error: {err[:200]} | | | | | {opts} |")
         else:
-            print(f"| {n} | {uop:.2f} | {cublas:.2f} | {uop / cublas:.2f}x |")
+            tr = f"{triton:.1f}" if triton else "-"
+            trr = f"{triton / cublas:.2f}x" if triton else "-"
+            print(f"| {what} | {n} | {uop:.1f} | {cublas:.1f} | {tr} | {uop / cublas:.2f}x | {trr} | `{opts}` |")
 
 
 def main(argv):
     if argv[1] == "prepare":
         prepare(argv[2], argv[3], [int(x) for x in argv[4:]] or SIZES)
     elif argv[1] == "prepare-opts":
-        prepare_opts(argv[2], argv[3], int(argv[4]))
+        prepare_opts(argv[2], argv[3], int(argv[4]), argv[5] if len(argv) > 5 else "f32")
     elif argv[1] == "run-opts":
         run_opts(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 5)
     elif argv[1] == "uir":
-        sys.stdout.write(gemm_uir(int(argv[2])))
+        sys.stdout.write(gemm_uir(int(argv[2]), argv[3] if len(argv) > 3 else "f32"))
     elif argv[1] == "run":
         run(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 10)
     else:

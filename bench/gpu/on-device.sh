@@ -2,7 +2,8 @@
 # On a GPU machine with no LLVM/MLIR: build the MLIR-free runtime and tools
 # (-DUOP_RUNTIME_ONLY=ON), then run what the compiler prepared here (DIR):
 #   DIR/progs: every CPU integration program as a CUDA bundle + its CPU result
-#   DIR/gemm:  the GEMM bundles of bench/gpu/gemm.py
+#   DIR/gemm:  the GEMM bundles of bench/gpu/gemm.py (fp32 and f16)
+#   DIR/opts:  optional, candidate opts of one GEMM (gemm.py prepare-opts), timed one by one
 #   DIR/smem.uopx: the seed's smem_gemm_ir(64, 16) (2 barriers, shared memory)
 #   DIR/cudac: every program as a PTX bundle and a CUDA C bundle (--codegen=cuda-c),
 #              test/Integration/GPU/cuda_c_vs_ptx.py prepare (optional)
@@ -29,5 +30,9 @@ python3 -c "
 import numpy as np
 a, b, c = (np.load('$OUT/%s.npy' % x).reshape(64, 64) for x in 'abc')
 print('smem gemm max abs error vs numpy:', np.abs(a @ b - c).max(), 'PASS' if np.allclose(a @ b, c, rtol=1e-4, atol=1e-4) else 'FAIL')"
-echo "== GEMM vs cuBLAS"
+if [[ -d "$DIR/opts" ]]; then
+  echo "== GEMM opts candidates"
+  python3 "$ROOT/bench/gpu/gemm.py" run-opts "$RUNNER" "$DIR/opts" 10
+fi
+echo "== GEMM vs cuBLAS and Triton"
 python3 "$ROOT/bench/gpu/gemm.py" run "$RUNNER" "$DIR/gemm" 10

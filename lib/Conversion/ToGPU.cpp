@@ -17,6 +17,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -376,6 +377,10 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
     Value arg = entry.getArgument(i);
     bool written = llvm::any_of(arg.getUsers(), [&](Operation *user) {
       auto store = dyn_cast<memref::StoreOp>(user);
+      // (An asynchronous copy reads its source: uop-lower-gemm's operands.)
+      auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(user);
+      if (copy)
+        return copy.getDst() == arg;
       return !isa<memref::LoadOp>(user) && (!store || store.getMemRef() == arg);
     });
     gpuFunc.setArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName(), b.getUnitAttr());
@@ -394,6 +399,11 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
   for (unsigned i = 0; i < numArgs; ++i)
     entry.getArgument(i).replaceAllUsesWith(gpuEntry.getArgument(i));
   for (auto [i, a] : llvm::enumerate(shared)) {
+    // An alloca's alignment is its shared array's (cp.async and ldmatrix
+    // need 16-byte aligned rows).
+    if (std::optional<uint64_t> align = a.getAlignment())
+      gpuFunc.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                                          b.getI64IntegerAttr(*align));
     a.getResult().replaceAllUsesWith(gpuEntry.getArgument(numArgs + numScratch + i));
     a.erase();
   }

@@ -44,6 +44,13 @@ Tensor Tensor::matmul(const Tensor &w) const {
   w3.push_back(1);
   w3.insert(w3.end(), wts.end() - 2, wts.end());
   wt = wt.reshape(w3); // (..., 1, N, K)
+  // f16 operands: each product is made in f32 (exact) and summed in f32,
+  // the seed's WMMA contract and what tensor cores compute; the result is
+  // f32 (linear and conv2d cast it back to their input's dtype).
+  if (x.dtype() == DType::F16 && wt.dtype() == DType::F16) {
+    x = x.cast(DType::F32);
+    wt = wt.cast(DType::F32);
+  }
   Tensor out = x.mul(wt).sum(-1);
   if (!out.ok())
     return err("matmul: " + out.error());
@@ -210,8 +217,12 @@ Tensor Tensor::einsum(const std::string &formulaArg, ArrayRef<Tensor> operands) 
   return out.permute(order);
 }
 
-Tensor Tensor::linear(const Tensor &w) const { return matmul(w); }
-Tensor Tensor::linear(const Tensor &w, const Tensor &b) const { return matmul(w).add(b); }
+// (An f16 layer accumulates in f32 and gives f16, as PyTorch's.)
+Tensor Tensor::linear(const Tensor &w) const {
+  Tensor out = matmul(w);
+  return out.ok() && dtype() == DType::F16 ? out.cast(DType::F16) : out;
+}
+Tensor Tensor::linear(const Tensor &w, const Tensor &b) const { return linear(w).add(b); }
 
 //===----------------------------------------------------------------------===//
 // Convolution and pooling
@@ -351,7 +362,7 @@ static Tensor seedConv2d(const Tensor &self, const Tensor &w, const std::optiona
   std::vector<Tensor> cols = windows2d(x, kh, kw, stride, oh, ow);
   Tensor patches = cols.size() > 1 ? Tensor::stack(cols) : cols[0].unsqueeze(0);
   patches = patches.permute({1, 3, 4, 2, 0}).reshape({n, oh, ow, c * kh * kw});
-  Tensor out = patches.matmul(w.reshape({o, c * kh * kw}).T()).permute({0, 3, 1, 2});
+  Tensor out = patches.linear(w.reshape({o, c * kh * kw}).T()).permute({0, 3, 1, 2});
   if (bias)
     out = out.add(bias->reshape({1, o, 1, 1}));
   return out;

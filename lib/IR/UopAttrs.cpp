@@ -63,8 +63,9 @@ static ParseResult parseFieldKey(AsmParser &parser, llvm::SmallSet<StringRef, 16
 
 Attribute OptsAttr::parse(AsmParser &parser, Type) {
   SmallVector<int64_t> upcast, tile, local, merge;
-  int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0, prefetchNext = 0;
+  int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0, prefetchNext = 0, stages = 0;
   bool gpu = false, stash = false;
+  MmaAttr tc;
   llvm::SmallSet<StringRef, 16> seen;
   auto parseEntry = [&]() -> ParseResult {
     SMLoc loc = parser.getCurrentLocation();
@@ -105,10 +106,22 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(prefetch);
     if (key == "prefetch_next")
       return parser.parseInteger(prefetchNext);
+    if (key == "stages")
+      return parser.parseInteger(stages);
+    if (key == "tc") {
+      SMLoc at = parser.getCurrentLocation();
+      Attribute attr;
+      if (parser.parseAttribute(attr))
+        return failure();
+      tc = dyn_cast<MmaAttr>(attr);
+      if (!tc)
+        return parser.emitError(at, "opts tc must be a #uop.mma, got ") << attr;
+      return success();
+    }
     return parser.emitError(loc, "unknown opts field '")
            << key
            << "' (expected upcast, thread, unroll, tile, gpu, local, merge, vector, prefetch, "
-              "stash or prefetch_next)";
+              "stash, prefetch_next, stages or tc)";
   };
   if (parser.parseLess())
     return {};
@@ -117,7 +130,7 @@ Attribute OptsAttr::parse(AsmParser &parser, Type) {
       return {};
   }
   return parser.getChecked<OptsAttr>(parser.getContext(), upcast, thread, unroll, tile, gpu, local,
-                                     vector, prefetch, stash, prefetchNext, merge);
+                                     vector, prefetch, stash, prefetchNext, merge, stages, tc);
 }
 
 void OptsAttr::print(AsmPrinter &printer) const {
@@ -153,6 +166,10 @@ void OptsAttr::print(AsmPrinter &printer) const {
     printer << StringRef(sep) << "stash";
   if (getPrefetchNext() != 0)
     printer << StringRef(sep) << "prefetch_next = " << getPrefetchNext();
+  if (getStages() != 0)
+    printer << StringRef(sep) << "stages = " << getStages();
+  if (getTc())
+    printer << StringRef(sep) << "tc = " << Attribute(getTc());
   printer << ">";
 }
 
@@ -160,7 +177,7 @@ LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<int64_t> upcast, int64_t thread, int64_t unroll,
                                ArrayRef<int64_t> tile, bool gpu, ArrayRef<int64_t> local,
                                int64_t vector, int64_t prefetch, bool, int64_t prefetchNext,
-                               ArrayRef<int64_t> merge) {
+                               ArrayRef<int64_t> merge, int64_t stages, MmaAttr tc) {
   auto checkMap = [&](StringRef name, ArrayRef<int64_t> pairs) -> LogicalResult {
     if (pairs.size() % 2)
       return emitError() << "opts " << name << " must hold axis/value pairs";
@@ -202,6 +219,12 @@ LogicalResult OptsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (prefetchNext < 0 || prefetchNext > (int64_t(1) << 20))
     return emitError() << "opts prefetch_next " << prefetchNext
                        << " must be in [0, 1048576] elements";
+  if (stages < 0 || stages > 8)
+    return emitError() << "opts stages " << stages << " must be in [0, 8]";
+  if (stages && !gpu)
+    return emitError() << "opts stages needs gpu (shared-memory staging)";
+  if (tc && !gpu)
+    return emitError() << "opts tc needs gpu (tensor cores)";
   return success();
 }
 
@@ -225,7 +248,8 @@ static std::map<int64_t, int64_t> axisMapOf(ArrayRef<int64_t> pairs) {
 
 OptsAttr OptsBuilder::get(MLIRContext *ctx) const {
   return OptsAttr::get(ctx, flatAxisMap(upcast), thread, unroll, flatAxisMap(tile), gpu,
-                       flatAxisMap(local), vector, prefetch, stash, prefetchNext, flatAxisMap(merge));
+                       flatAxisMap(local), vector, prefetch, stash, prefetchNext, flatAxisMap(merge),
+                       stages, tc);
 }
 
 OptsBuilder OptsBuilder::from(OptsAttr attr) {
@@ -241,6 +265,8 @@ OptsBuilder OptsBuilder::from(OptsAttr attr) {
   o.gpu = attr.getGpu();
   o.stash = attr.getStash();
   o.prefetchNext = attr.getPrefetchNext();
+  o.stages = attr.getStages();
+  o.tc = attr.getTc();
   return o;
 }
 

@@ -22,7 +22,9 @@
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -33,8 +35,10 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -100,6 +104,9 @@ void mlir::uop::buildUopCudaStage(OpPassManager &pm, PipelineStage stage,
     return;
   }
   case PipelineStage::Linearize: {
+    // GEMMs on the tensor cores (opts tc) are lowered to loops first;
+    // uop-rangeify takes the rest.
+    pm.addNestedPass<func::FuncOp>(createUopLowerGemmPass());
     pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
     UopLinearizePassOptions linearize;
     linearize.gpu = true;
@@ -136,6 +143,9 @@ void mlir::uop::buildUopCudaStage(OpPassManager &pm, PipelineStage stage,
   pm.addPass(createUopAttachNVVMTargetPass(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createSCFToControlFlowPass());
+  // ldmatrix, mma.sync and cp.async (uop-lower-gemm) -> nvvm, before the
+  // rest of the kernel goes to NVVM.
+  device.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true; // one .param .u64 per buffer
   device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
@@ -157,7 +167,8 @@ void mlir::uop::buildUopCudaPipeline(OpPassManager &pm, const UopCudaPipelineOpt
 void mlir::uop::registerUopCudaTarget(DialectRegistry &registry) {
   registry.insert<arith::ArithDialect, cf::ControlFlowDialect, func::FuncDialect, gpu::GPUDialect,
                   index::IndexDialect, LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
-                  NVVM::NVVMDialect, scf::SCFDialect, ub::UBDialect>();
+                  NVVM::NVVMDialect, nvgpu::NVGPUDialect, scf::SCFDialect, ub::UBDialect,
+                  vector::VectorDialect>();
   // convert-gpu-to-nvvm converts the other dialects of a kernel through
   // their ConvertToLLVM interfaces.
   arith::registerConvertArithToLLVMInterface(registry);
@@ -168,6 +179,7 @@ void mlir::uop::registerUopCudaTarget(DialectRegistry &registry) {
   registerConvertMathToLLVMInterface(registry);
   registerConvertMemRefToLLVMInterface(registry);
   registerConvertNVVMToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
   NVVM::registerConvertGpuToNVVMInterface(registry);
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);

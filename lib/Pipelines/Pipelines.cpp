@@ -106,6 +106,10 @@ void mlir::uop::buildUopCpuStage(OpPassManager &pm, PipelineStage stage,
       pm.addPass(createUopHandOptPass());
     return;
   case PipelineStage::Linearize: {
+    // Emulated: GEMMs on the tensor cores (opts tc) are lowered as for the
+    // GPU, their warp-level ops emulated lane by lane (uop-emulate-mma).
+    if (emulate)
+      pm.addNestedPass<func::FuncOp>(createUopLowerGemmPass());
     // L1 -> L2 (kernel graphs pass through), L2 -> L3.
     pm.addNestedPass<func::FuncOp>(createUopRangeifyPass());
     UopLinearizePassOptions linearize;
@@ -116,6 +120,7 @@ void mlir::uop::buildUopCpuStage(OpPassManager &pm, PipelineStage stage,
     pm.addNestedPass<func::FuncOp>(createUopLinearizePass(linearize));
     pm.addNestedPass<func::FuncOp>(createUopPrefetchPass());
     if (emulate) {
+      pm.addNestedPass<func::FuncOp>(createUopEmulateMmaPass());
       pm.addNestedPass<func::FuncOp>(createUopEmulateGPUPass());
       return;
     }

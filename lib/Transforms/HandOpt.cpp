@@ -12,6 +12,7 @@
 
 #include "Uop/IR/UopAttrs.h"
 #include "Uop/IR/UopDialect.h"
+#include "Uop/IR/UopGemm.h"
 #include "Uop/IR/UopTarget.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -422,6 +423,69 @@ static std::optional<OptsBuilder> cudaGemmChoice(ArrayRef<int64_t> shape, int64_
   return o;
 }
 
+/// A tensor-core block tile: warps (wm x wn), instruction tiles a warp
+/// (tm x tn), instruction steps a stage (ku).
+struct TcTile {
+  int64_t wm, wn, tm, tn, ku;
+};
+
+/// target=cuda, a GEMM the target's tensor cores compute (fitsTensorCore):
+/// the `tc` opt with the first of these block tiles that divides the GEMM
+/// and whose `stages` buffers fit the static shared memory of a block
+/// (48 KiB: uop-to-gpu's workgroup memory is static). The largest is
+/// 128 x 128 x 32 in 2 x 2 warps of 64 x 64 (4 x 8 instructions of 16 x 8,
+/// 128 accumulators a thread), 3 stages: 48 KiB, the most a block may
+/// declare statically; smaller GEMMs take smaller tiles.
+static std::optional<OptsBuilder> cudaTensorCoreChoice(const GemmMatch &g, MmaAttr mma,
+                                                       TargetAttr target) {
+  static const TcTile tiles[] = {
+      {2, 2, 4, 8, 2}, // 128 x 128 x 32
+      {2, 2, 2, 8, 2}, // 64 x 128 x 32
+      {2, 2, 4, 4, 2}, // 128 x 64 x 32
+      {2, 2, 2, 4, 2}, // 64 x 64 x 32
+      {2, 2, 1, 2, 2}, // 32 x 32 x 32
+      {1, 1, 2, 2, 1}, // 32 x 16 x 16
+      {1, 1, 1, 2, 1}, // 16 x 16 x 16
+  };
+  int64_t elemBytes = g.inType.getIntOrFloatBitWidth() / 8;
+  for (const TcTile &t : tiles) {
+    int64_t bm = t.wm * t.tm * mma.getM(), bn = t.wn * t.tn * mma.getN(), bk = t.ku * mma.getK();
+    int64_t threads = 32 * t.wm * t.wn;
+    if (g.m % bm || g.n % bn || g.k % bk || (bm * bk / 8) % threads || (bk * bn / 8) % threads)
+      continue;
+    int64_t steps = g.k / bk, stageBytes = (bm + bn) * bk * elemBytes;
+    int64_t stages = std::clamp<int64_t>(steps, 2, 3);
+    while (stages > 2 && stages * stageBytes > target.getSharedMemory())
+      --stages;
+    if (stages * stageBytes > target.getSharedMemory())
+      continue;
+    OptsBuilder o;
+    o.gpu = true;
+    o.tc = mma;
+    o.local[0] = t.wm;
+    o.local[1] = t.wn;
+    o.upcast[0] = t.tm;
+    o.upcast[1] = t.tn;
+    o.unroll = t.ku;
+    o.stages = stages;
+    return o;
+  }
+  return std::nullopt;
+}
+
+/// The tensor-core opt for `kernel` on `target`, if it is a GEMM one of the
+/// target's `mma` shapes computes.
+static std::optional<OptsBuilder> tensorCoreChoice(func::FuncOp kernel, TargetAttr target) {
+  std::optional<GemmMatch> g = matchGemm(kernel);
+  if (!g)
+    return std::nullopt;
+  for (MmaAttr mma : target.getMma())
+    if (mma.getM() == 16 && mma.getN() == 8 && mma.getK() == 16 && fitsTensorCore(*g, mma))
+      if (std::optional<OptsBuilder> o = cudaTensorCoreChoice(*g, mma, target))
+        return o;
+  return std::nullopt;
+}
+
 namespace {
 struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
   using Base::Base;
@@ -450,6 +514,8 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
             kernel.walk([](ReduceOp) { return WalkResult::interrupt(); }).wasInterrupted();
         std::optional<OptsBuilder> tuned;
         if (reduces)
+          tuned = tensorCoreChoice(kernel, target);
+        if (reduces && !tuned)
           tuned = cudaGemmChoice(shape, getReduceSize(kernel));
         FailureOr<OptsBuilder> c = tuned ? FailureOr<OptsBuilder>(*tuned)
                                          : gpuOptChoice(kernel, shape, reduces, blockThreads,

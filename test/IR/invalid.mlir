@@ -500,7 +500,7 @@ func.func @const_shaped_scalar() {
 // -----
 
 func.func @opts_bad_field() {
-  // expected-error @+1 {{unknown opts field 'vectorize' (expected upcast, thread, unroll, tile, gpu, local, merge, vector, prefetch, stash or prefetch_next)}}
+  // expected-error @+1 {{unknown opts field 'vectorize' (expected upcast, thread, unroll, tile, gpu, local, merge, vector, prefetch, stash, prefetch_next, stages or tc)}}
   %0 = uop.const {opts = #uop.opts<vectorize = 4>} 1 : i32
   return
 }

@@ -185,6 +185,7 @@ func.func @movement(%x: tensor<6xf32>, %b: memref<6xf32, #uop.addrspace<global>>
 // CHECK-SAME: uop.opts.next = #uop.opts<thread = 0, stash, prefetch_next = 256>
 // CHECK-SAME: uop.opts.nostash = #uop.opts<thread = 0>
 // CHECK-SAME: uop.opts.stash = #uop.opts<upcast = {0: 4}, stash>
+// CHECK-SAME: uop.opts.tc = #uop.opts<upcast = {0: 4, 1: 8}, unroll = 2, gpu, local = {0: 2, 1: 2}, stages = 3, tc = #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>>
 // CHECK-SAME: uop.space = #uop.addrspace<shared>
 func.func @attrs() attributes {
     uop.opts = #uop.opts<upcast = {0: 4, 1: 4}, thread = 0, unroll = 4, tile = {1: 32}, gpu, local = {0: 16}>,
@@ -194,6 +195,7 @@ func.func @attrs() attributes {
     uop.opts.next = #uop.opts<prefetch_next = 256, thread = 0, stash>,
     uop.opts.nostash = #uop.opts<stash = false, thread = 0>,
     uop.opts.stash = #uop.opts<stash, upcast = {0: 4}>,
+    uop.opts.tc = #uop.opts<tc = #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>, stages = 3, gpu, local = {0: 2, 1: 2}, upcast = {0: 4, 1: 8}, unroll = 2>,
     uop.space = #uop.addrspace<shared>, uop.axis = #uop.axis<reduce>, uop.red = #uop.reduce<max>} {
   return
 }

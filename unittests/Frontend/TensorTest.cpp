@@ -606,6 +606,22 @@ TEST_F(TensorTest, ScalarsEmptyShapesAndOtherDtypes) {
   EXPECT_VALUES(Tensor::fromVector(seq(4), {1, 4}, ctx).flip(0), 0, 1, 2, 3);
 }
 
+// f16 @ f16: each product in f32 (exact) and summed in f32, an f32 result
+// (the seed's WMMA contract, what tensor cores compute); linear casts back.
+TEST_F(TensorTest, MatmulF16SumsInF32) {
+  // 1 + 2^-10 is an f16; its square 1 + 2^-9 + 2^-20 is not (f16 would
+  // round it to 1 + 2^-9), but is an f32.
+  float x = 1.0f + 1.0f / 1024;
+  Tensor a = Tensor::fromVector({x, x}, {1, 2}, ctx).cast(DType::F16);
+  Tensor b = Tensor::fromVector({x, x}, {2, 1}, ctx).cast(DType::F16);
+  Tensor c = a.matmul(b);
+  EXPECT_EQ(c.dtype(), DType::F32);
+  EXPECT_EQ(values(c), std::vector<float>{2 * x * x});
+  Tensor l = a.linear(b);
+  EXPECT_EQ(l.dtype(), DType::F16);
+  EXPECT_EQ(values(l.cast(DType::F32)), std::vector<float>{2.0f + 1.0f / 256}); // rounded once
+}
+
 TEST_F(TensorTest, TheGlobalContextIsTheDefault) {
   Tensor a = Tensor::ones({2}) + Tensor::arange(2).toFloat();
   EXPECT_EQ(a.context(), &TensorContext::global());

@@ -118,6 +118,45 @@ def UopEmulateGPUPass : Pass<"uop-emulate-gpu", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
 }
 
+def UopEmulateMmaPass : Pass<"uop-emulate-mma", "::mlir::func::FuncOp"> {
+  let summary = "Give nvgpu's warp-level ops their lane-by-lane meaning on the CPU";
+  let description = [{
+    For `--target=emulate`, before `uop-emulate-gpu`: the warp-collective
+    ops of `uop-lower-gemm` become per-thread code that exchanges values
+    through workgroup memory between barriers, so that the emulator (which
+    runs a block's threads one after another between barriers) computes
+    exactly what each lane of a warp holds on the GPU. The fragment layouts
+    are the PTX ISA's; a kernel that put an element in the wrong lane gets
+    the wrong result here as there.
+
+    * `nvgpu.ldmatrix` (`.x1`, `.x2`, `.x4`, with or without `.trans`, 16-bit
+      elements): each thread stores the address it gives (for row `l % 8` of
+      matrix `l / 8`, where `l` is its lane); after a barrier, register `i`
+      of lane `l` is elements `2 (l % 4)` and `2 (l % 4) + 1` of the row
+      that lane `8 i + l / 4` gave (with `.trans`: element `l / 4` of the
+      rows lanes `8 i + 2 (l % 4)` and `8 i + 2 (l % 4) + 1` gave).
+    * `nvgpu.mma.sync` (m16n8k16, f16 operands, f32 accumulators): each lane
+      stores its A fragment (a 16x16 tile: register `r`, half `h` is row
+      `l / 4 + 8 (r % 2)`, column `2 (l % 4) + h + 8 (r / 2)`) and its B
+      fragment (16x8: register `r`, half `h` is row `2 (l % 4) + h + 8 r`,
+      column `l / 4`) into its warp's tiles; after a barrier, its C element
+      `e` (row `l / 4 + 8 (e / 2)`, column `2 (l % 4) + e % 2`) is the C
+      operand's plus the dot product of that row of A and column of B, in
+      f32, k in order.
+    * `nvgpu.device_async_copy` is a copy where it is issued (a copy that
+      lands at once is one the GPU may make); `device_async_create_group`
+      and `device_async_wait` have nothing left to wait for.
+
+    Adjacent ops of one kind share one pair of barriers (a warp's loads of a
+    step, its tiles' instructions). The ops must be in a GPU thread loop (a
+    LOCAL `scf.parallel` of a constant multiple of 32 threads), and reached
+    by every thread, as on the GPU.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def UopPrefetchPass : Pass<"uop-prefetch", "::mlir::func::FuncOp"> {
   let summary = "Prefetch the strided global loads of a kernel's innermost loops (`#uop.opts<prefetch = d>`)";
   let description = [{

@@ -376,4 +376,54 @@ def UopToEmitCPass : Pass<"uop-to-emitc", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::emitc::EmitCDialect", "::mlir::gpu::GPUDialect"];
 }
 
+def UopLowerGemmPass : Pass<"uop-lower-gemm", "::mlir::func::FuncOp"> {
+  let summary = "GEMM kernels with a tensor-core opt -> GPU loops of nvgpu ldmatrix and mma.sync";
+  let description = [{
+    A shaped kernel (L1) whose `#uop.opts` name a tensor-core instruction
+    (`tc`) and that is GEMM-shaped (`mlir::uop::matchGemm`, the seed's
+    `match_gemm`: a reduce-add of the product of two views of buffers) is
+    lowered directly to the loops `uop-linearize{gpu=true}` would make of
+    it (L3, for `uop-to-gpu`, or `uop-emulate-mma` and `uop-emulate-gpu` on
+    the CPU): the same signature (a buffer per slot, in slot order; the
+    value stored into the next slot), a GLOBAL `scf.parallel` over the
+    blocks and a LOCAL one over a block's threads. Kernels without `tc` are
+    left to uop-rangeify.
+
+    The opts count in instruction tiles (the instruction is m16n8k16, f16
+    operands, f32 accumulators: `nvgpu.mma.sync`, any sm_80+ chip):
+    `local = {0: wm, 1: wn}` warps, `upcast = {0: tm, 1: tn}` instruction
+    tiles a warp, `unroll = u` instruction steps along K a stage, `stages`
+    shared-memory buffers (at least 2). A block computes a (wm*tm*16) x
+    (wn*tn*8) tile of C over steps of u*16 along K. Each step's tiles of A
+    and B are copied to shared memory with `nvgpu.device_async_copy`
+    (16 bytes a copy, one commit group a step, `stages - 1` steps in flight,
+    `nvgpu.device_async_wait` for the next), each 16-byte chunk at its
+    XOR-swizzled place in its row (no bank conflicts); each warp loads its
+    fragments with `nvgpu.ldmatrix` (B transposed where it is stored K x N)
+    and accumulates in registers. Blocks are numbered in groups of 8 block
+    rows (Triton's GROUP_M) for L2 reuse.
+
+    A `tc` on a kernel that is not a GEMM, whose operand types or layout the
+    instruction does not take (f16 rows contiguous and 16-byte aligned), or
+    whose tiles do not divide M, N and K is an error at the kernel.
+
+    ```mlir
+    func.func private @r_256_256(...) -> tensor<256x256xf32> attributes {uop.kernel,
+        uop.opts = #uop.opts<upcast = {0: 4, 1: 8}, unroll = 2, gpu, local = {0: 2, 1: 2},
+                             stages = 3, tc = #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>>}
+    // ->
+    %sa = memref.alloca() {alignment = 128 : i64} : memref<12288xf16, #gpu.address_space<workgroup>>
+    scf.parallel (%blk) ... {   // block_x
+      scf.parallel (%tid) ... { // thread_x
+        nvgpu.device_async_copy %arg0[%src], %sa[%dst], 8 {bypassL1} : memref<65536xf16> to ...
+        ...
+        %a = nvgpu.ldmatrix %sa[%i] {numTiles = 4 : i32, transpose = false} : ... -> vector<4x2xf16>
+        %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+}
+
 #endif // UOP_CONVERSION_PASSES_TD

@@ -747,11 +747,14 @@ public:
 
   //===-- linear algebra ------------------------------------------------===//
   /// (..., M, K) @ (..., K, N): broadcast to (..., M, N, K), multiply, reduce.
+  /// Two f16 operands are multiplied and summed in f32 and give f32 (the
+  /// seed's WMMA contract; on a GPU with tensor cores the GEMM runs on them).
   Tensor matmul(const Tensor &w) const;
   Tensor dot(const Tensor &w) const { return matmul(w); }
   /// Einstein summation ("ij,jk->ik"; "..." broadcasts, a repeated index
   /// of one operand takes its diagonal, no "->" sums the repeated ones).
   static Tensor einsum(const std::string &formula, llvm::ArrayRef<Tensor> operands);
+  /// matmul; an f16 input gives f16 (summed in f32), as PyTorch's layers.
   Tensor linear(const Tensor &w) const;
   Tensor linear(const Tensor &w, const Tensor &b) const;
 

@@ -19,8 +19,10 @@ namespace mlir::uop {
 /// axis maps keyed by axis instead of the attribute's flat pairs.
 struct OptsBuilder {
   std::map<int64_t, int64_t> upcast, tile, local, merge;
-  int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0, prefetchNext = 0;
+  int64_t thread = -1, unroll = 1, vector = 1, prefetch = 0, prefetchNext = 0, stages = 0;
   bool gpu = false, stash = false;
+  /// The tensor-core instruction (`tc`), null for none.
+  MmaAttr tc;
 
   OptsAttr get(MLIRContext *ctx) const;
   static OptsBuilder from(OptsAttr attr);

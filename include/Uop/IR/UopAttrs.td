@@ -80,6 +80,29 @@ def Uop_ReduceKindAttr : Uop_EnumAttr<Uop_ReduceKind, "reduce"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor-core shapes
+//===----------------------------------------------------------------------===//
+
+def Uop_MmaAttr : AttrDef<Uop_Dialect, "Mma"> {
+  let mnemonic = "mma";
+  let summary = "a matrix-multiply-accumulate shape a GPU's tensor cores have";
+  let description = [{
+    One tensor-core instruction: `m x k` times `k x n` elements of type `a`
+    (both operands) accumulated into `m x n` of type `c`. `warpgroup` marks
+    Hopper's warpgroup MMA (`wgmma`, four warps, operands from shared memory)
+    instead of a warp's `mma.sync`.
+
+    ```mlir
+    #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>
+    #uop.mma<m = 64, n = 256, k = 16, a = f16, c = f32, warpgroup = true>
+    ```
+  }];
+  let parameters = (ins "int64_t":$m, "int64_t":$n, "int64_t":$k, "Type":$a, "Type":$c,
+                        DefaultValuedParameter<"bool", "false">:$warpgroup);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+//===----------------------------------------------------------------------===//
 // Kernel optimization options
 //===----------------------------------------------------------------------===//
 
@@ -144,6 +167,24 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
       (`uop-stash` applies it after uop-linearize). It is the same value,
       so results are unchanged. uop-hand-opt sets it where a
       transcendental feeds both a fused reduction and the stored value.
+    * `tc = #uop.mma<...>`: with `gpu`, a GEMM-shaped kernel (a reduce-add
+      of the product of two loads: `mlir::uop::matchGemm`) runs on the
+      tensor cores with this instruction shape (one of the cuda target's
+      `mma`; the model is tinygrad's `TC` opt). The other fields then count
+      in units of that instruction: `local = {0: wm, 1: wn}` the warps of a
+      block along M and N, `upcast = {0: tm, 1: tn}` the instruction tiles
+      each warp computes along M and N (registers), `unroll = u` the
+      instruction steps along K of one shared-memory stage: a block computes
+      a (wm*tm*m) x (wn*tn*n) tile of the output, reading K in steps of
+      u*k. `uop-lower-gemm` applies it (`nvgpu.ldmatrix` and
+      `nvgpu.mma.sync`, the operand tiles staged through shared memory).
+    * `stages = s`: with `gpu`, a GEMM-shaped kernel's operand tiles are
+      staged through shared memory in `s` buffers (2 to 4) filled by
+      asynchronous copies (`nvgpu.device_async_copy`): while the block
+      computes on one stage, the copies of the next s-1 are in flight. With
+      `tc` the tiles are the tensor cores'; without, the fp32 register tile
+      of `upcast` and `local` (threads) reads its operands from the staged
+      tiles. Default 0: no staging.
     * `prefetch_next = S`: on the CPU, in a loop over rows that reads each
       row of a buffer in two or more loops (fused softmax and layernorm:
       the first brings the row from memory, the later ones compute on it in
@@ -160,6 +201,8 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     #uop.opts<gpu, local = {5: 16}, merge = {0: 2, 2: 3}>
     #uop.opts<upcast = {0: 4}, thread = 0, stash>
     #uop.opts<thread = 0, stash, prefetch_next = 256>
+    #uop.opts<upcast = {0: 4, 1: 8}, unroll = 2, gpu, local = {0: 2, 1: 2}, stages = 3,
+              tc = #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>>
     ```
   }];
   let parameters = (ins
@@ -173,20 +216,22 @@ def Uop_OptsAttr : AttrDef<Uop_Dialect, "Opts"> {
     DefaultValuedParameter<"int64_t", "0">:$prefetch,
     DefaultValuedParameter<"bool", "false">:$stash,
     DefaultValuedParameter<"int64_t", "0">:$prefetchNext,
-    OptionalArrayRefParameter<"int64_t", "axis/count pairs">:$merge);
+    OptionalArrayRefParameter<"int64_t", "axis/count pairs">:$merge,
+    DefaultValuedParameter<"int64_t", "0">:$stages,
+    OptionalParameter<"MmaAttr">:$tc);
   let builders = [
     // The seed's fields, no vector lanes.
     AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
                      "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local), [{
       return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, int64_t(1), int64_t(0), false,
-                  int64_t(0), ArrayRef<int64_t>());
+                  int64_t(0), ArrayRef<int64_t>(), int64_t(0), MmaAttr());
     }]>,
     // The seed's fields and vector lanes, no prefetch.
     AttrBuilder<(ins "ArrayRef<int64_t>":$upcast, "int64_t":$thread, "int64_t":$unroll,
                      "ArrayRef<int64_t>":$tile, "bool":$gpu, "ArrayRef<int64_t>":$local,
                      "int64_t":$vector), [{
       return $_get($_ctxt, upcast, thread, unroll, tile, gpu, local, vector, int64_t(0), false,
-                  int64_t(0), ArrayRef<int64_t>());
+                  int64_t(0), ArrayRef<int64_t>(), int64_t(0), MmaAttr());
     }]>
   ];
   let hasCustomAssemblyFormat = 1;
@@ -205,25 +250,6 @@ def Uop_TargetKind : Uop_I32Enum<"TargetKind", "the kind of machine a target des
     I32EnumAttrCase<"CPU", 0, "cpu">,
     I32EnumAttrCase<"CUDA", 1, "cuda">]> {
   let description = [{ `cpu`: native code through LLVM; `cuda`: PTX for an NVIDIA GPU. }];
-}
-
-def Uop_MmaAttr : AttrDef<Uop_Dialect, "Mma"> {
-  let mnemonic = "mma";
-  let summary = "a matrix-multiply-accumulate shape a GPU's tensor cores have";
-  let description = [{
-    One tensor-core instruction: `m x k` times `k x n` elements of type `a`
-    (both operands) accumulated into `m x n` of type `c`. `warpgroup` marks
-    Hopper's warpgroup MMA (`wgmma`, four warps, operands from shared memory)
-    instead of a warp's `mma.sync`.
-
-    ```mlir
-    #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>
-    #uop.mma<m = 64, n = 256, k = 16, a = f16, c = f32, warpgroup = true>
-    ```
-  }];
-  let parameters = (ins "int64_t":$m, "int64_t":$n, "int64_t":$k, "Type":$a, "Type":$c,
-                        DefaultValuedParameter<"bool", "false">:$warpgroup);
-  let assemblyFormat = "`<` struct(params) `>`";
 }
 
 def Uop_TargetAttr : AttrDef<Uop_Dialect, "Target"> {

@@ -271,6 +271,16 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     terms, which gets a 16x8 register tile in 8x16-thread blocks with
     `prefetch = 8` (measured on an H200).
 
+    Before those, a GEMM-shaped kernel (`uop-match-gemm`) that one of the
+    target's `mma` shapes computes (m16n8k16 f16 into f32: f16 operands
+    with contiguous, 16-byte aligned rows, M, N, K multiples of 16, 8, 16)
+    gets the tensor-core opt (`tc`, applied by `uop-lower-gemm`): the
+    first block tile of 128x128x32 (2x2 warps of 4x8 instructions, 2
+    steps a stage), 64x128, 128x64, 64x64, 32x32 (32x32x32 in 2x2 warps),
+    32x16 and 16x16 (x16, one warp) that divides M, N and K, with 3 stages
+    (2 when K has only 2 steps, or where 3 do not fit the 48 KiB of static
+    shared memory a block has).
+
     ```mlir
     func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel}
     // default target -> {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 4}, thread = 0>}
@@ -282,6 +292,34 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
            "at most the target's max_threads)">];
   let statistics = [
     Statistic<"numChosen", "kernels-chosen", "Kernels given opts by this pass">];
+  let dependentDialects = ["::mlir::uop::UopDialect"];
+}
+
+def UopMatchGemmPass : Pass<"uop-match-gemm", "::mlir::ModuleOp"> {
+  let summary = "Mark the GEMM-shaped kernels (the seed's match_gemm)";
+  let description = [{
+    An analysis made visible: each shaped kernel (`uop.kernel`, L1) that
+    `mlir::uop::matchGemm` recognizes as C[m, n] = sum_k A(m, k) * B(k, n)
+    gets `uop.gemm`, a dictionary of M, N, K, each operand's buffer slot,
+    offset and strides (A over (m, k), B over (k, n)), the operand, sum and
+    result types and whether each product is exact (its operands cast up
+    before the multiply). A GEMM is a reduce-add of one axis (optionally cast
+    to another float) of a product of shape [M, N, K], optionally cast to a
+    wider float, whose operands are views of buffers (movement ops and
+    widening float casts) affine in (m, n, k), one broadcast along N (A),
+    the other along M (B): x * x summed over its last axis is not one. With
+    `explain`, every other kernel gets a remark saying why it is not.
+    uop-hand-opt asks the same question before choosing the tensor cores.
+
+    ```mlir
+    // uop.gemm = {a = {offset = 0, slot = 0, strides = [32, 1]}, acc = f32,
+    //             b = {offset = 0, slot = 1, strides = [32, 1]}, exact = true,
+    //             in = f16, k = 32, m = 32, n = 32, out = f32}
+    ```
+  }];
+  let options = [
+    Option<"explain", "explain", "bool", /*default=*/"false",
+           "A remark on every kernel that is not a GEMM, saying why">];
   let dependentDialects = ["::mlir::uop::UopDialect"];
 }
 
