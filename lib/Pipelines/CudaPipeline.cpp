@@ -90,6 +90,8 @@ void mlir::uop::buildUopCudaStage(OpPassManager &pm, PipelineStage stage,
     attachTargetForCuda(pm, options.target);
     // Calls are inlined first (the seed's inline_call).
     pm.addPass(createUopInlineCallsPass());
+    // Reductions with few outputs split in two: threads for the chip.
+    pm.addPass(createUopSplitReducePass());
     {
       UopKernelizePassOptions kernelize;
       kernelize.fuseReduce = options.fuseReduce;

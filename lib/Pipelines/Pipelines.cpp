@@ -77,6 +77,9 @@ static void buildKernelizeStage(OpPassManager &pm, StringRef target, StringRef k
                                 bool fuseReduce, bool layout) {
   attachTarget(pm, target, kind);
   pm.addPass(createUopInlineCallsPass());
+  // GPU reductions with few outputs split in two (nothing on a CPU target).
+  if (kind == "cuda")
+    pm.addPass(createUopSplitReducePass());
   UopKernelizePassOptions kernelize;
   kernelize.fuseReduce = fuseReduce;
   // B packed in panels as wide as the register tile the strategy gives the
