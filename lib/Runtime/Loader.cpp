@@ -174,6 +174,24 @@ std::string elfProblem(const std::string &file) {
 }
 } // namespace
 
+std::string uop::rt::sharedLibraryProblem(const std::string &file) { return elfProblem(file); }
+
+std::string uop::rt::cacheLookupLibrary(const std::string &key, std::string *warning) {
+  std::string path = cacheLookup(key, ".so", warning);
+  if (path.empty())
+    return path;
+  std::string problem = elfProblem(path);
+  if (problem.empty())
+    return path;
+  std::string msg = "the cache entry " + path + " is not a library for this machine: " + problem +
+                    "; rebuilding it";
+  if (!cacheRemove(key, ".so"))
+    msg += " (cannot remove it: " + std::string(std::strerror(errno)) + ")";
+  if (warning)
+    *warning = msg;
+  return "";
+}
+
 std::string uop::rt::hostMachine() {
   return kHostMachine >= 0 ? describeMachine(kHostMachine) : "unknown";
 }
