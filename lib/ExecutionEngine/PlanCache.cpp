@@ -3,6 +3,7 @@
 #include "Uop/ExecutionEngine/PlanCache.h"
 
 #include "Uop/Runtime/Cache.h"
+#include "Uop/Runtime/File.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/raw_ostream.h"
@@ -92,12 +93,11 @@ FailureOr<rt::Executable *> PlanCache::get(ModuleOp program) {
     return failure();
   // Publish the plan for other processes (atomically; a failure only costs
   // them a compile).
+  // Installed only when written whole (a full disk must not publish a
+  // truncated plan with its own checksum).
   std::string tmp = rt::cacheTempPath(".plan");
-  {
-    std::ofstream f(tmp);
-    f << serializeEntry(**exe);
-  }
-  (void)rt::cacheInstall(tmp, k, ".plan");
+  if (rt::writeNewFile(tmp, serializeEntry(**exe), 0644, /*durable=*/false))
+    (void)rt::cacheInstall(tmp, k, ".plan");
   ++counts.compiled;
   return (plans[k] = std::move(*exe)).get();
 }

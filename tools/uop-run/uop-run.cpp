@@ -24,6 +24,7 @@
 #include "Uop/ExecutionEngine/ExecutionEngine.h"
 #include "Uop/IR/UopAttrs.h"
 #include "Uop/IR/UopDialect.h"
+#include "Uop/Runtime/File.h"
 #include "Uop/Runtime/Runtime.h"
 #include "Uop/Support/LargeStack.h"
 #include "Uop/Target/Program.h"
@@ -124,18 +125,23 @@ static int runMain(int argc, char **argv) {
   if (request.bench > rt::kMaxBenchRuns)
     fail("--bench=" + std::to_string(request.bench) + ": at most " +
          std::to_string(rt::kMaxBenchRuns) + " runs");
+  request.extraInputs = {inputFile};
+  if (rt::Result<bool> ok = rt::checkRequestFiles(request); !ok)
+    fail(ok.error());
 
   DialectRegistry registry;
   mlir::uop::registerUIRDialects(registry);
   registerAllExtensions(registry);
   MLIRContext context(registry);
 
-  std::string errorMessage;
-  auto file = openInputFile(inputFile, &errorMessage);
-  if (!file)
-    fail(errorMessage);
+  // Read boundedly: a FIFO or /dev/zero as the program cannot hang.
+  rt::Result<std::string> text = rt::readInputFile(inputFile);
+  if (!text)
+    fail(text.error());
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(*text, inputFile == "-" ? "<stdin>" : inputFile.getValue()),
+      SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = mlir::uop::parseProgram(sourceMgr, &context);
   if (!module)

@@ -154,6 +154,9 @@ int main(int argc, char **argv) {
   if (request.bench > rt::kMaxBenchRuns)
     fail("--bench=" + std::to_string(request.bench) + ": at most " +
          std::to_string(rt::kMaxBenchRuns) + " runs");
+  request.extraInputs = {opts.program};
+  if (rt::Result<bool> ok = rt::checkRequestFiles(request); !ok)
+    fail(ok.error());
 
   rt::Result<rt::Bundle> bundle = rt::readBundle(opts.program);
   if (!bundle)

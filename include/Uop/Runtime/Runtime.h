@@ -17,6 +17,7 @@
 #include "Uop/Runtime/Cuda.h"
 #include "Uop/Runtime/Driver.h"
 #include "Uop/Runtime/Executable.h"
+#include "Uop/Runtime/File.h"
 #include "Uop/Runtime/Loader.h"
 #include "Uop/Runtime/Npy.h"
 #include "Uop/Runtime/Plan.h"
