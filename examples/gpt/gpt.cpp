@@ -216,6 +216,8 @@ llvm::Error run(int argc, char **argv) {
     text += corpus->vocab[i];
   std::printf("sample (seed %lld, prompt \"%s\"):\n%s\n", (long long)seed, prompt.c_str(),
               text.c_str());
+  if (llvm::Error e = csv->finish())
+    return e;
   reportMetrics(csvPath, pngPath, "char-level GPT on fortunes (uop): training loss");
   return llvm::Error::success();
 }

@@ -173,6 +173,8 @@ llvm::Error run(int argc, char **argv) {
   if (!acc)
     return acc.takeError();
   std::printf("test accuracy %.2f%% (%lld images)\n", *acc * 100, (long long)ds->numTest());
+  if (llvm::Error e = csv->finish())
+    return e;
   reportMetrics(csvPath, pngPath, "Fashion-MNIST MLP 784-128-10 (uop): training loss");
   return llvm::Error::success();
 }
