@@ -129,6 +129,8 @@ llvm::Error run(int argc, char **argv) {
     return csv.takeError();
 
   int64_t px = ds->pixels();
+  if (llvm::Error e = checkFits({batch, px}, sizeof(float), "a batch of images"))
+    return e;
   std::vector<float> x(batch * px);
   std::vector<int32_t> y(batch);
   // The step: the batch's loss, backward, AdamW; through a TinyJit, built

@@ -3,6 +3,7 @@
 #include "Support.h"
 
 #include "Uop/Runtime/File.h"
+#include "Uop/Runtime/Memory.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -338,7 +339,20 @@ std::string Flags::help() const {
     s += "  --" + f.name + "=" + (f.stringValue ? "S" : "N") + "  " + f.help + " (default " +
          value + ")\n";
   }
+  s += "  --memory-budget=SIZE  the most memory all buffers may take together (512M, 8G; "
+       "default $UOP_MEMORY_BUDGET or the physical memory)\n";
   return s;
+}
+
+llvm::Error checkFits(llvm::ArrayRef<int64_t> dims, size_t elemBytes, const std::string &what) {
+  uint64_t bytes = elemBytes;
+  for (int64_t d : dims)
+    if (d < 0 || __builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes))
+      return makeError("cannot allocate " + what + ": its size overflows 64 bits");
+  if (uop::rt::Result<bool> ok = uop::rt::reserveMemory(bytes, what); !ok)
+    return makeError(ok.error());
+  uop::rt::releaseMemory(bytes);
+  return llvm::Error::success();
 }
 
 llvm::Error Flags::parse(int argc, char **argv) {
@@ -362,6 +376,17 @@ llvm::Error Flags::parse(int argc, char **argv) {
       return makeError("unexpected argument '--' (--help lists the options)");
     auto [name, value] = a.drop_front(2).split('=');
     bool hasValue = a.contains('=');
+    if (name == "memory-budget") {
+      // Every example's: the budget all its buffers draw from.
+      if (!hasValue) {
+        if (i + 1 >= argc)
+          return makeError("--memory-budget needs a value");
+        value = argv[++i];
+      }
+      if (uop::rt::Result<bool> ok = uop::rt::setMemoryBudget(value.str()); !ok)
+        return makeError(ok.error());
+      continue;
+    }
     Flag *flag = nullptr;
     for (Flag &f : flags)
       if (f.name == name)

@@ -125,6 +125,12 @@ std::string hostCpuDescription();
 /// there is none: timings on a busy machine are worth less.
 std::string hostLoad();
 
+/// An error unless an array of the product of `dims` elements of
+/// `elemBytes` bytes each fits in the memory budget now (rt::Memory.h), for
+/// the host arrays an example sizes from its flags: a std::vector that
+/// cannot allocate would abort the program instead of saying why.
+llvm::Error checkFits(llvm::ArrayRef<int64_t> dims, size_t elemBytes, const std::string &what);
+
 /// Integer and string command-line flags of the form `--name=value` or
 /// `--name value`; unknown flags, malformed numbers, single-dash options
 /// (`-n=3`) and, unless `allowPositional`, arguments that are no option are

@@ -235,8 +235,12 @@ Result<bool> uop::rt::runRequest(Executable &exe, const RunRequest &request, std
   }
 
   std::vector<HostBuffer> results;
-  if (shaped)
-    results = exe.values(argBuffers);
+  if (shaped) {
+    Result<std::vector<HostBuffer>> v = exe.values(argBuffers);
+    if (!v)
+      return Error{v.error()};
+    results = v.take();
+  }
   // All outputs or none: each written beside its path, then all renamed.
   {
     std::vector<std::string> headers;

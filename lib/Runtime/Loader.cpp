@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Runtime/Loader.h"
+#include "Uop/Runtime/Memory.h"
 #include "Uop/Runtime/Cache.h"
 
 #include <algorithm>
@@ -221,6 +222,13 @@ Result<std::unique_ptr<SharedLibrary>> SharedLibrary::open(const std::string &pa
     const char *msg = dlerror();
     return Error(path + ": cannot load: " + (msg ? msg : "dlopen failed"));
   }
+  // A kernel library's heap allocations go through the runtime's allocator,
+  // which draws from the memory budget (Memory.h); a library compiled
+  // before the hooks existed, or not by uop, keeps malloc.
+  if (auto *hook = static_cast<void **>(dlsym(handle, "uop_rt_alloc_hook")))
+    *hook = reinterpret_cast<void *>(&uop_rt_kernel_alloc);
+  if (auto *hook = static_cast<void **>(dlsym(handle, "uop_rt_free_hook")))
+    *hook = reinterpret_cast<void *>(&uop_rt_kernel_free);
   return std::unique_ptr<SharedLibrary>(new SharedLibrary(handle, path));
 }
 

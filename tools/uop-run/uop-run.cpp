@@ -72,6 +72,11 @@ static cl::opt<uint64_t> benchRuns(cl::cat(toolOptions), "bench",
 static cl::opt<bool> profile(cl::cat(toolOptions), "profile",
                              cl::desc("After the run, print one line per kernel: launches, "
                                       "time, GFLOP/s, GB/s and its opts (CPU)"));
+static cl::opt<std::string> memoryBudget(
+    cl::cat(toolOptions), "memory-budget",
+    cl::desc("The most memory all buffers may take together (512M, 8G; default "
+             "$UOP_MEMORY_BUDGET or the physical memory)"),
+    cl::value_desc("size"));
 static cl::opt<std::string>
     optsText(cl::cat(toolOptions), "opts",
              cl::desc("#uop.opts<...> to set on @main: a loop program's own opts (e.g. "
@@ -110,6 +115,9 @@ static int runMain(int argc, char **argv) {
   if (failed(parsed))
     fail(error);
   mlir::uop::CompileOptions options = *parsed;
+  if (memoryBudget.getNumOccurrences())
+    if (rt::Result<bool> ok = rt::setMemoryBudget(memoryBudget); !ok)
+      fail(ok.error());
   rt::RunRequest request;
   request.inputs = inputs;
   request.outputs = outputs;

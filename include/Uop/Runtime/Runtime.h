@@ -19,6 +19,7 @@
 #include "Uop/Runtime/Executable.h"
 #include "Uop/Runtime/File.h"
 #include "Uop/Runtime/Loader.h"
+#include "Uop/Runtime/Memory.h"
 #include "Uop/Runtime/Npy.h"
 #include "Uop/Runtime/Plan.h"
 #include "Uop/Runtime/Result.h"

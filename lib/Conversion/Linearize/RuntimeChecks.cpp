@@ -44,8 +44,9 @@ static Value constIndex(OpBuilder &b, int64_t v) {
 }
 
 void RuntimeChecks::addRecord(Block *entry, Location loc) {
-  if (enabled)
-    record = entry->addArgument(recordType(b), loc);
+  // Always: a heap allocation is checked even without `checks` (the record
+  // goes again in finish() when nothing is checked).
+  record = entry->addArgument(recordType(b), loc);
 }
 
 Value RuntimeChecks::emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound) {
@@ -59,6 +60,7 @@ Value RuntimeChecks::emitCheck(Location loc, StringRef kind, Value bad, Value va
     bad = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, lanesBad);
   OpBuilder::InsertionGuard guard(b);
   auto ifBad = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
+  checkIfs.push_back(ifBad);
   b.setInsertionPoint(ifBad.thenBlock()->getTerminator());
   Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
   Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
@@ -148,7 +150,42 @@ void RuntimeChecks::checkIndex(IndexOp op, Value &i, Value &base, int64_t stride
   }
 }
 
+void RuntimeChecks::checkAlloc(Operation *op, Value mem, int64_t bytes) {
+  Location loc = op->getLoc();
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
+  Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ptr, constIndex(b, 0));
+  // The size in the record's two words: its low 31 bits as the value, the
+  // rest as the bound.
+  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+  emitCheck(loc, "alloc", bad, i32(bytes & 0x7fffffff), i32(bytes >> 31));
+  allocChecks.push_back({checkIfs.back(), bad});
+}
+
+void RuntimeChecks::guardAfterAllocs() {
+  // Latest first: an earlier allocation's guard then holds the later ones'.
+  for (auto &[ifBad, bad] : llvm::reverse(allocChecks)) {
+    Block *block = ifBad->getBlock();
+    SmallVector<Operation *> rest;
+    for (Operation *op = ifBad->getNextNode(); op && op != block->getTerminator();
+         op = op->getNextNode())
+      if (!isa<memref::DeallocOp>(op)) // every allocation is freed (null is)
+        rest.push_back(op);
+    if (rest.empty())
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(ifBad);
+    Location loc = ifBad->getLoc();
+    Value ok = arith::XOrIOp::create(b, loc, bad,
+                                     arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    auto ifOk = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+    Operation *term = ifOk.thenBlock()->getTerminator();
+    for (Operation *op : rest)
+      op->moveBefore(term);
+  }
+}
+
 void RuntimeChecks::finish(func::FuncOp func, Block *entry, SmallVectorImpl<Type> &argTypes) {
+  guardAfterAllocs();
   // The check record is an argument only of a kernel that checks something.
   if (record && checkList.empty())
     entry->eraseArgument(cast<BlockArgument>(record).getArgNumber());
