@@ -16,9 +16,12 @@
 #include "Uop/Conversion/Passes.h"
 
 #include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -184,8 +187,69 @@ void RuntimeChecks::guardAfterAllocs() {
   }
 }
 
+/// Whether `op` holds a GPU barrier.
+static bool holdsBarrier(Operation *op) {
+  return op->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); }).wasInterrupted();
+}
+
+void RuntimeChecks::stopAtFirstFailure(func::FuncOp func) {
+  // The loops around the checks, innermost first, each once.
+  llvm::SetVector<Operation *> loops;
+  for (Operation *check : checkIfs)
+    for (Operation *p = check->getParentOp(); p && p != func; p = p->getParentOp())
+      if (isa<scf::ForOp, scf::ParallelOp>(p))
+        loops.insert(p);
+  auto noFailure = [&](Location loc) {
+    Value n = memref::LoadOp::create(b, loc, record, ValueRange{constIndex(b, 0)});
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n,
+                                 arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0))
+        .getResult();
+  };
+  OpBuilder::InsertionGuard guard(b);
+  for (Operation *loop : loops) {
+    if (holdsBarrier(loop))
+      continue; // every GPU thread must reach the barrier
+    Location loc = loop->getLoc();
+    if (auto par = dyn_cast<scf::ParallelOp>(loop)) {
+      // An iteration starts only while nothing failed.
+      Block *body = par.getBody();
+      SmallVector<Operation *> ops;
+      for (Operation &op : body->without_terminator())
+        ops.push_back(&op);
+      b.setInsertionPointToStart(body);
+      auto ifOk = scf::IfOp::create(b, loc, noFailure(loc), /*withElseRegion=*/false);
+      for (Operation *op : ops)
+        op->moveBefore(ifOk.thenBlock()->getTerminator());
+      continue;
+    }
+    // for (i = lb; i < ub && record[0] == 0; i += step)
+    auto f = cast<scf::ForOp>(loop);
+    if (f.getNumResults() != 0)
+      continue; // the emitter's loops carry no values
+    b.setInsertionPoint(f);
+    Type ivType = f.getInductionVar().getType();
+    auto w = scf::WhileOp::create(b, loc, TypeRange{ivType}, ValueRange{f.getLowerBound()});
+    Block *before = b.createBlock(&w.getBefore(), {}, {ivType}, {loc});
+    Value iv = before->getArgument(0);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, f.getUpperBound());
+    Value go = arith::AndIOp::create(b, loc, inRange, noFailure(loc));
+    scf::ConditionOp::create(b, loc, go, ValueRange{iv});
+    Block *after = b.createBlock(&w.getAfter(), {}, {ivType}, {loc});
+    Block *body = f.getBody();
+    f.getInductionVar().replaceAllUsesWith(after->getArgument(0));
+    after->getOperations().splice(after->end(), body->getOperations(), body->begin(),
+                                  std::prev(body->end()));
+    b.setInsertionPointToEnd(after);
+    Value next = arith::AddIOp::create(b, loc, after->getArgument(0), f.getStep());
+    scf::YieldOp::create(b, loc, ValueRange{next});
+    f.erase();
+  }
+}
+
 void RuntimeChecks::finish(func::FuncOp func, Block *entry, SmallVectorImpl<Type> &argTypes) {
   guardAfterAllocs();
+  if (!checkList.empty())
+    stopAtFirstFailure(func);
   // The check record is an argument only of a kernel that checks something.
   if (record && checkList.empty())
     entry->eraseArgument(cast<BlockArgument>(record).getArgNumber());

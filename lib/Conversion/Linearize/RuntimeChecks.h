@@ -80,7 +80,11 @@ public:
 
   /// Ends the kernel `func` whose body is `entry`: the record stays an
   /// argument (appended to `argTypes`) only if something was checked, and
-  /// the `uop.checks` attribute lists the checks.
+  /// the `uop.checks` attribute lists the checks. A kernel with checks
+  /// stops at its first failed one: each serial loop around a check leaves
+  /// when the record holds a failure (a while loop that tests it with its
+  /// bound), and each parallel iteration starts only without one; loops
+  /// with a barrier in them run on (every GPU thread must reach it).
   void finish(func::FuncOp func, Block *entry, SmallVectorImpl<Type> &argTypes);
 
 private:
@@ -97,6 +101,8 @@ private:
   SmallVector<std::pair<Operation *, Value>> allocChecks;
   /// Wraps what follows each heap allocation's check in `scf.if !failed`.
   void guardAfterAllocs();
+  /// Makes each loop around a check stop at the first failure.
+  void stopAtFirstFailure(func::FuncOp func);
 };
 
 } // namespace mlir::uop
