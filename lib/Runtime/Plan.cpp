@@ -13,6 +13,8 @@ static constexpr const char *kPlanHeader = "uop-host-plan 4";
 static const char *checkWhat(const std::string &kind) {
   if (kind == "index")
     return "index out of bounds";
+  if (kind == "axis")
+    return "index out of bounds for its axis";
   if (kind == "div-zero")
     return "integer division by zero";
   if (kind == "mod-zero")

@@ -153,6 +153,20 @@ void RuntimeChecks::checkIndex(IndexOp op, Value &i, Value &base, int64_t stride
   }
 }
 
+Value RuntimeChecks::checkAxisIndex(CheckIndexOp op, Value i) {
+  if (!enabled)
+    return i;
+  int64_t n = op.getSize();
+  auto r = rangeOf(op.getIndex());
+  if (r && r->first >= 0 && r->second < n)
+    return i;
+  Location loc = op.getLoc();
+  Value bound = arith::ConstantIntOp::create(b, loc, b.getI32Type(), n);
+  Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, i, lanesLike(b, i, bound));
+  emitCheck(loc, "axis", bad, i, bound);
+  return arith::SelectOp::create(b, loc, bad, constLike(b, i, b.getI32IntegerAttr(0)), i);
+}
+
 void RuntimeChecks::checkAlloc(Operation *op, Value mem, int64_t bytes) {
   Location loc = op->getLoc();
   Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);

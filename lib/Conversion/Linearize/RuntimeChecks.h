@@ -70,6 +70,11 @@ public:
   /// 0 and `base` null (lane by lane).
   void checkIndex(IndexOp op, Value &i, Value &base, int64_t stride, int64_t lanes);
 
+  /// The index `i` (scalar or lanes) of `op` checked against its axis's
+  /// size, unless the bounds analysis proves it: a failed check of kind
+  /// "axis", and 0 in each failing lane. `i` as it is without checks.
+  Value checkAxisIndex(CheckIndexOp op, Value i);
+
   /// Checks the heap allocation `mem` (a memref.alloc of `bytes` bytes
   /// made for `op`) against a null pointer: the allocator draws from the
   /// memory budget and may refuse. Everything after the check in its block
