@@ -454,6 +454,11 @@ int main(int argc, char **argv) {
   if (std::error_code ec = llvm::sys::fs::createUniqueDirectory("uop-flash", tmp))
     return reportError("flash_attention",
                        makeError("cannot create a temporary directory: " + ec.message()));
+  // Removed on every way out (an error included), not only at the end.
+  struct RemoveOnExit {
+    llvm::SmallString<128> &dir;
+    ~RemoveOnExit() { llvm::sys::fs::remove_directories(dir); }
+  } removeTmp{tmp};
 
   std::printf("flash attention: out = softmax(Q K^T / sqrt(D)) V, f32, D=%lld, best of %lld runs\n",
               (long long)d, (long long)reps);
@@ -523,7 +528,6 @@ int main(int argc, char **argv) {
   for (llvm::StringRef way : wayList)
     if (notes.count(way.str()))
       std::printf("%-8s %s\n", way.str().c_str(), notes[way.str()].c_str());
-  llvm::sys::fs::remove_directories(tmp);
   if (!allOk) {
     std::fprintf(stderr, "flash_attention: error: a way does not match numpy\n");
     return 1;

@@ -118,6 +118,11 @@ llvm::Error run(int argc, char **argv) {
   std::printf("host: %s%s\n", hostCpuDescription().c_str(),
               load.empty() ? "" : (", " + load).c_str());
 
+  // The host arrays the model builds from the flags (each attention layer's
+  // mask), before it builds them; its tensors draw from the budget.
+  if (llvm::Error e = checkFits({std::max<int64_t>(layers, 1), ctx, ctx}, sizeof(float),
+                                "the attention masks"))
+    return e;
   GPT model(V, ctx, dim, heads, layers, Gelu::Clamped, tctx);
   std::vector<Tensor> params = model.parameters();
   int64_t count = 0;
@@ -133,6 +138,8 @@ llvm::Error run(int argc, char **argv) {
   nn::AdamW opt(params, lr, 0.9, 0.999, 1e-8, /*wd=*/0.01);
   Generator rng(static_cast<uint64_t>(seed) + 1);
 
+  if (llvm::Error e = checkFits({2, batch, ctx}, sizeof(int32_t), "a batch of sequences"))
+    return e;
   auto drawBatch = [&](int64_t begin, int64_t end) {
     std::vector<int32_t> x(batch * ctx), y(batch * ctx);
     for (int64_t b = 0; b < batch; ++b) {
@@ -279,6 +286,8 @@ llvm::Error run(int argc, char **argv) {
     text += corpus->vocab[i];
   std::printf("sample (seed %lld, prompt \"%s\"):\n%s\n", (long long)seed, prompt.c_str(),
               text.c_str());
+  if (llvm::Error e = csv->finish())
+    return e;
   reportMetrics(csvPath, pngPath, "char-level GPT on fortunes (uop): training loss");
   return llvm::Error::success();
 }

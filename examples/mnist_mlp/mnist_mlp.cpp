@@ -158,6 +158,8 @@ llvm::Error run(int argc, char **argv) {
     return csv.takeError();
 
   int64_t px = ds->pixels();
+  if (llvm::Error e = checkFits({batch, px}, sizeof(float), "a batch of images"))
+    return e;
   // The batches: a new one each step, or with --export-batches=K, K drawn
   // first and cycled (the same K first batches).
   StepExport exporter(exportStep, exportTarget, chip);
@@ -239,6 +241,8 @@ llvm::Error run(int argc, char **argv) {
   if (!acc)
     return acc.takeError();
   std::printf("test accuracy %.2f%% (%lld images)\n", *acc * 100, (long long)ds->numTest());
+  if (llvm::Error e = csv->finish())
+    return e;
   reportMetrics(csvPath, pngPath, "Fashion-MNIST MLP 784-128-10 (uop): training loss");
   return llvm::Error::success();
 }

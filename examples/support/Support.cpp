@@ -2,6 +2,9 @@
 
 #include "Support.h"
 
+#include "Uop/Runtime/File.h"
+#include "Uop/Runtime/Memory.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -117,26 +120,32 @@ llvm::Expected<CsvWriter> CsvWriter::create(const std::string &path,
   if (!dir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(dir))
       return makeError(path + ": cannot create the directory: " + ec.message());
-  FILE *f = std::fopen(path.c_str(), "w");
+  if (uop::rt::Result<bool> ok = uop::rt::checkOutputPath(path); !ok)
+    return makeError(ok.error());
+  std::string tmp = path + ".tmp-" + std::to_string(getpid());
+  FILE *f = std::fopen(tmp.c_str(), "w");
   if (!f)
-    return makeError(path + ": cannot write: " + std::strerror(errno));
+    return makeError(tmp + ": cannot write: " + std::strerror(errno));
   std::fprintf(f, "%s\n", llvm::join(columns, ",").c_str());
   std::fflush(f);
-  return CsvWriter(path, f, columns.size());
+  return CsvWriter(path, tmp, f, columns.size());
 }
 
 CsvWriter::CsvWriter(CsvWriter &&other) noexcept
-    : filePath(std::move(other.filePath)), file(other.file), columns(other.columns) {
+    : filePath(std::move(other.filePath)), tmpPath(std::move(other.tmpPath)), file(other.file),
+      columns(other.columns), failed(other.failed) {
   other.file = nullptr;
 }
 
 CsvWriter &CsvWriter::operator=(CsvWriter &&other) noexcept {
   if (this != &other) {
     if (file)
-      std::fclose(file);
+      llvm::consumeError(finish());
     filePath = std::move(other.filePath);
+    tmpPath = std::move(other.tmpPath);
     file = other.file;
     columns = other.columns;
+    failed = other.failed;
     other.file = nullptr;
   }
   return *this;
@@ -144,7 +153,22 @@ CsvWriter &CsvWriter::operator=(CsvWriter &&other) noexcept {
 
 CsvWriter::~CsvWriter() {
   if (file)
-    std::fclose(file);
+    llvm::consumeError(finish());
+}
+
+llvm::Error CsvWriter::finish() {
+  if (!file)
+    return llvm::Error::success();
+  bool ok = !failed && std::fflush(file) == 0 && !std::ferror(file);
+  ok = (std::fclose(file) == 0) && ok;
+  file = nullptr;
+  // A failed write leaves the old file (if any), not a truncated one.
+  if (!ok || std::rename(tmpPath.c_str(), filePath.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    std::remove(tmpPath.c_str());
+    return makeError(filePath + ": write failed: " + why);
+  }
+  return llvm::Error::success();
 }
 
 llvm::Error CsvWriter::row(const std::vector<double> &values) {
@@ -156,8 +180,10 @@ llvm::Error CsvWriter::row(const std::vector<double> &values) {
   for (size_t i = 0; i < values.size(); ++i)
     std::fprintf(file, "%s%.9g", i ? "," : "", values[i]);
   std::fputc('\n', file);
-  if (std::fflush(file) != 0 || std::ferror(file))
+  if (std::fflush(file) != 0 || std::ferror(file)) {
+    failed = true;
     return makeError(filePath + ": write failed: " + std::strerror(errno));
+  }
   return llvm::Error::success();
 }
 
@@ -201,6 +227,8 @@ llvm::Error plot(const PlotSpec &spec) {
   llvm::StringRef out(spec.output);
   if (!out.ends_with(".png") && !out.ends_with(".svg"))
     return makeError(spec.output + ": a plot is a .png or an .svg");
+  if (uop::rt::Result<bool> ok = uop::rt::checkOutputPath(spec.output); !ok)
+    return makeError(ok.error());
   llvm::ErrorOr<std::string> gnuplot = llvm::sys::findProgramByName("gnuplot");
   if (!gnuplot)
     return makeError("gnuplot is not installed, so " + spec.output +
@@ -209,9 +237,13 @@ llvm::Error plot(const PlotSpec &spec) {
   llvm::SmallString<128> script;
   if (std::error_code ec = llvm::sys::fs::createTemporaryFile("uop-plot", "gp", script))
     return makeError("cannot create a gnuplot script: " + ec.message());
+  // gnuplot draws beside the output (same extension), renamed when complete.
+  PlotSpec drawn = spec;
+  drawn.output = spec.output + ".tmp-" + std::to_string(getpid()) +
+                 (out.ends_with(".svg") ? ".svg" : ".png");
   {
     std::ofstream f(script.c_str());
-    f << gnuplotScript(spec);
+    f << gnuplotScript(drawn);
     if (!f)
       return makeError(llvm::Twine(script) + ": cannot write the gnuplot script");
   }
@@ -219,11 +251,17 @@ llvm::Error plot(const PlotSpec &spec) {
   llvm::StringRef args[] = {*gnuplot, script};
   int rc = llvm::sys::ExecuteAndWait(*gnuplot, args, std::nullopt, {}, 0, 0, &message);
   llvm::sys::fs::remove(script);
-  if (rc != 0)
+  if (rc != 0) {
+    llvm::sys::fs::remove(drawn.output);
     return makeError("gnuplot failed drawing " + spec.output + " (exit status " + llvm::Twine(rc) +
                      (message.empty() ? "" : ": " + message) + ")");
-  if (!llvm::sys::fs::exists(spec.output))
+  }
+  if (!llvm::sys::fs::exists(drawn.output))
     return makeError("gnuplot did not write " + spec.output);
+  if (std::error_code ec = llvm::sys::fs::rename(drawn.output, spec.output)) {
+    llvm::sys::fs::remove(drawn.output);
+    return makeError(spec.output + ": cannot write: " + ec.message());
+  }
   return llvm::Error::success();
 }
 
@@ -301,7 +339,20 @@ std::string Flags::help() const {
     s += "  --" + f.name + "=" + (f.stringValue ? "S" : "N") + "  " + f.help + " (default " +
          value + ")\n";
   }
+  s += "  --memory-budget=SIZE  the most memory all buffers may take together (512M, 8G; "
+       "default $UOP_MEMORY_BUDGET or the physical memory)\n";
   return s;
+}
+
+llvm::Error checkFits(llvm::ArrayRef<int64_t> dims, size_t elemBytes, const std::string &what) {
+  uint64_t bytes = elemBytes;
+  for (int64_t d : dims)
+    if (d < 0 || __builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &bytes))
+      return makeError("cannot allocate " + what + ": its size overflows 64 bits");
+  if (uop::rt::Result<bool> ok = uop::rt::reserveMemory(bytes, what); !ok)
+    return makeError(ok.error());
+  uop::rt::releaseMemory(bytes);
+  return llvm::Error::success();
 }
 
 llvm::Error Flags::parse(int argc, char **argv) {
@@ -314,11 +365,28 @@ llvm::Error Flags::parse(int argc, char **argv) {
       std::exit(0);
     }
     if (!a.starts_with("--")) {
+      if (a.size() > 1 && a.starts_with("-"))
+        return makeError("unknown option " + a + " (options start with --; --help lists them)");
+      if (!allowPositional)
+        return makeError("unexpected argument '" + a + "' (--help lists the options)");
       positional.push_back(a.str());
       continue;
     }
+    if (a == "--")
+      return makeError("unexpected argument '--' (--help lists the options)");
     auto [name, value] = a.drop_front(2).split('=');
     bool hasValue = a.contains('=');
+    if (name == "memory-budget") {
+      // Every example's: the budget all its buffers draw from.
+      if (!hasValue) {
+        if (i + 1 >= argc)
+          return makeError("--memory-budget needs a value");
+        value = argv[++i];
+      }
+      if (uop::rt::Result<bool> ok = uop::rt::setMemoryBudget(value.str()); !ok)
+        return makeError(ok.error());
+      continue;
+    }
     Flag *flag = nullptr;
     for (Flag &f : flags)
       if (f.name == name)

@@ -60,8 +60,10 @@ private:
 };
 
 /// A CSV file of metrics: a header row, then one row per call (numbers in
-/// their shortest round-trip form), flushed as it goes so a crash keeps what
-/// was measured.
+/// their shortest round-trip form). It is written beside its path (flushed as
+/// it goes, so a crash keeps what was measured there) and renamed over the
+/// path by finish() or the destructor, so the path holds a complete file or
+/// its old one; a path that is a directory, FIFO or device is refused.
 class CsvWriter {
 public:
   static llvm::Expected<CsvWriter> create(const std::string &path,
@@ -71,14 +73,17 @@ public:
   ~CsvWriter();
   /// One value per column (else an error).
   llvm::Error row(const std::vector<double> &values);
+  /// Closes the file and puts it at path(); no rows after it.
+  llvm::Error finish();
   const std::string &path() const { return filePath; }
 
 private:
-  CsvWriter(std::string path, FILE *file, size_t columns)
-      : filePath(std::move(path)), file(file), columns(columns) {}
-  std::string filePath;
+  CsvWriter(std::string path, std::string tmp, FILE *file, size_t columns)
+      : filePath(std::move(path)), tmpPath(std::move(tmp)), file(file), columns(columns) {}
+  std::string filePath, tmpPath;
   FILE *file = nullptr;
   size_t columns = 0;
+  bool failed = false;
 };
 
 /// A line plot of CSV columns against its first column.
@@ -120,8 +125,16 @@ std::string hostCpuDescription();
 /// there is none: timings on a busy machine are worth less.
 std::string hostLoad();
 
+/// An error unless an array of the product of `dims` elements of
+/// `elemBytes` bytes each fits in the memory budget now (rt::Memory.h), for
+/// the host arrays an example sizes from its flags: a std::vector that
+/// cannot allocate would abort the program instead of saying why.
+llvm::Error checkFits(llvm::ArrayRef<int64_t> dims, size_t elemBytes, const std::string &what);
+
 /// Integer and string command-line flags of the form `--name=value` or
-/// `--name value`; unknown flags and malformed numbers are errors.
+/// `--name value`; unknown flags, malformed numbers, single-dash options
+/// (`-n=3`) and, unless `allowPositional`, arguments that are no option are
+/// errors (a mistyped option must not be ignored).
 struct Flags {
   struct Flag {
     std::string name, help;
@@ -132,6 +145,7 @@ struct Flags {
   std::string program, usage;
   std::vector<Flag> flags;
   std::vector<std::string> positional;
+  bool allowPositional = false;
 
   Flags &add(std::string name, int64_t *v, std::string help);
   Flags &add(std::string name, double *v, std::string help);

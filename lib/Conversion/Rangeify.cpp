@@ -196,6 +196,24 @@ private:
   LogicalResult gpuParts(ArrayRef<int64_t> shape, SmallVectorImpl<Part> &plist);
   /// Every index tuple with the unrolled part of each axis fixed (the seed's _combos).
   SmallVector<Index> combos(ArrayRef<Part> parts);
+  /// The copies of the kernel's body that unrolled (upcast, unroll) parts
+  /// make, times `outer`; saturating.
+  static int64_t copies(ArrayRef<Part> parts, int64_t outer = 1) {
+    int64_t n = outer;
+    for (const Part &p : parts)
+      if (__builtin_mul_overflow(n, std::max<int64_t>(1, p.factor), &n))
+        return INT64_MAX;
+    return n;
+  }
+  /// The most copies: an upcast of 65,536 ran for minutes and gigabytes.
+  static constexpr int64_t kMaxCopies = 4096;
+  /// The copies the output's unrolled parts make.
+  int64_t outCopies = 1;
+  LogicalResult tooManyCopies(Operation *op, int64_t n) {
+    return op->emitOpError("uop-rangeify: the opts unroll the kernel's body ")
+           << (n == INT64_MAX ? std::string("more than 2^63") : std::to_string(n))
+           << " times (its upcast and unroll factors multiplied); at most " << kMaxCopies;
+  }
   /// The seed's memo: (node, index) -> scalar value, keyed by the node and
   /// the index values' pointers.
   std::map<SmallVector<void *, 5>, Value> memo;
@@ -302,6 +320,8 @@ FailureOr<Value> Rangeifier::rangeify(Value root, ArrayRef<Value> rootIdx) {
   return results.back();
 }
 
+static TypedAttr identity(OpBuilder &b, ReduceKind kind, Type dtype);
+
 FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
   // Asks for the value of `v` at `i` (the recursive call); `got` holds the
   // values asked for so far, in order.
@@ -391,7 +411,19 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
           return failure();
         }
       }
-      Index iv(got.begin(), got.end());
+      // Every axis is checked at run time unless its bounds are proven:
+      // a view maps the index into its source, where one out of range on
+      // an axis reads a neighbour's element (issue 32).
+      Index iv;
+      for (auto [k, i] : llvm::enumerate(got)) {
+        Value checked = i;
+        if (k < src.size() && i.getType().isInteger(32)) {
+          IntBounds bounds = getBounds(i);
+          if (bounds.min < 0 || bounds.max >= src[k])
+            checked = CheckIndexOp::create(b, op->getLoc(), i, src[k]);
+        }
+        iv.push_back(checked);
+      }
       iv.append(idx.begin(), idx.end());
       indexLocs.push_back(op->getLoc());
       return need(index.getSrc(), iv);
@@ -486,8 +518,20 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
     return need(shrink.getSrc(), src);
   }
   if (auto red = dyn_cast<ReduceOp>(op)) {
-    if (!f.reduce)
+    // A reduction over no elements is its identity (0 for add, -inf for
+    // max), as numpy's; its loop would have read the first element of an
+    // empty value (issue 32: a false out-of-bounds error, garbage
+    // unchecked).
+    ArrayRef<int64_t> xshape = getShape(red.getSrc().getType());
+    if (llvm::is_contained(xshape.take_back(red.getPopAttr().getInt()), 0)) {
+      r = ConstOp::create(b, loc, identity(b, red.getKind(), getDType(red.getType())));
+      return true;
+    }
+    if (!f.reduce) {
       f.reduce = std::make_unique<ReduceState>(reduceBegin(red, idx));
+      if (int64_t n = copies(f.reduce->parts, outCopies); n > kMaxCopies)
+        return tooManyCopies(op, n);
+    }
     ArrayRef<Index> cs = f.reduce->combos;
     if (stage < cs.size()) {
       Index full(idx.begin(), idx.end());
@@ -541,7 +585,8 @@ Rangeifier::ReduceState Rangeifier::reduceBegin(ReduceOp op, ArrayRef<Value> idx
     reduceRanges[op].push_back({outRanges, parts});
   }
   ReduceState st{std::move(outRanges), std::move(parts), {}};
-  st.combos = combos(st.parts);
+  if (copies(st.parts, outCopies) <= kMaxCopies)
+    st.combos = combos(st.parts);
   return st;
 }
 
@@ -613,10 +658,12 @@ Rangeifier::Part Rangeifier::axisParts(int64_t size, int64_t factor, AxisKind ki
 FailureOr<Rangeifier::Part> Rangeifier::gpuAxis(int64_t size, int64_t local, int64_t factor,
                                                 Value block) {
   // size = blocks * local * factor: index = (gidx * local + lidx) * factor + c.
-  if (size % (local * factor) != 0)
+  // (A product that overflows divided by zero here: issue 32.)
+  int64_t per;
+  if (local < 1 || factor < 1 || __builtin_mul_overflow(local, factor, &per) || size % per != 0)
     return func.emitOpError("uop-rangeify: axis of size ")
            << size << " is not divisible by local " << local << " * upcast " << factor;
-  int64_t blocks = size / (local * factor);
+  int64_t blocks = size / per;
   // (`block`: the axis's block index out of a merged GLOBAL range.)
   Value g = block ? block : blocks > 1 ? rng(blocks, AxisKind::Global) : c32(0);
   if (local == 1)
@@ -644,8 +691,9 @@ LogicalResult Rangeifier::gpuParts(ArrayRef<int64_t> shape, SmallVectorImpl<Part
     SmallVector<int64_t> blocks;
     int64_t total = 1;
     for (int64_t j = k; j < k + count; ++j) {
-      int64_t per = localOf(j) * factorOf(j);
-      if (shape[j] % per != 0)
+      int64_t per;
+      if (localOf(j) < 1 || factorOf(j) < 1 ||
+          __builtin_mul_overflow(localOf(j), factorOf(j), &per) || shape[j] % per != 0)
         return func.emitOpError("uop-rangeify: axis of size ")
                << shape[j] << " is not divisible by local " << localOf(j) << " * upcast "
                << factorOf(j);
@@ -777,6 +825,10 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
     }
   }
   SmallVector<Value> stores;
+  outCopies = copies(plist);
+  if (outCopies > kMaxCopies)
+    return tooManyCopies(root.getDefiningOp() ? root.getDefiningOp() : b.getBlock()->getParentOp(),
+                         outCopies);
   for (const Index &idx : combos(plist)) {
     Value flat = shape.empty() ? c32(0) : ravel(idx, shape);
     reduceTile.flat = flat;

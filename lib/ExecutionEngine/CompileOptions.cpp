@@ -54,7 +54,9 @@ std::string CompileOptions::str() const {
 FailureOr<CompileTargets> mlir::uop::resolveTargets(const CompileOptions &options,
                                                     MLIRContext *ctx, std::string &error) {
   CompileTargets targets;
-  if (options.target != CompileTarget::CUDA) {
+  // A target given is checked even where this compile does not use it:
+  // --chip=garbage for a CPU run was silently ignored (issue 32).
+  if (options.target != CompileTarget::CUDA || !StringRef(options.cpu).trim().empty()) {
     FailureOr<TargetAttr> cpu = parseTarget(ctx, options.cpu, TargetKind::CPU, error);
     if (failed(cpu))
       return failure();
@@ -64,7 +66,14 @@ FailureOr<CompileTargets> mlir::uop::resolveTargets(const CompileOptions &option
     }
     targets.cpu = *cpu;
   }
-  if (options.target != CompileTarget::CPU) {
+  if (options.target != CompileTarget::CPU || !StringRef(options.chip).trim().empty()) {
+    StringRef chip = StringRef(options.chip).trim();
+    if (!chip.empty() && chip != "host" && !chip.starts_with("sm_") && !chip.starts_with("#")) {
+      error = "the GPU target '" + options.chip +
+              "' is not a cuda target (sm_80, sm_86, sm_89, sm_90, sm_90a or "
+              "#uop.target<cuda, ...>)";
+      return failure();
+    }
     FailureOr<TargetAttr> gpu = parseTarget(ctx, options.chip, TargetKind::CUDA, error);
     if (failed(gpu))
       return failure();

@@ -3,6 +3,7 @@
 #include "Uop/ExecutionEngine/PlanCache.h"
 
 #include "Uop/Runtime/Cache.h"
+#include "Uop/Runtime/File.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/raw_ostream.h"
@@ -112,23 +113,21 @@ FailureOr<rt::Executable *> PlanCache::get(ModuleOp program) {
   std::string code = (*exe)->library();
   bool publish = true;
   if ((*exe)->backend() == rt::Backend::CUDA) {
+    // Installed only when written whole (a full disk must not publish a
+    // truncated file with its own checksum).
     std::string ptxTmp = rt::cacheTempPath(".ptx");
-    {
-      std::ofstream f(ptxTmp, std::ios::binary);
-      f << (*exe)->ptx();
+    publish = bool(rt::writeNewFile(ptxTmp, (*exe)->ptx(), 0644, /*durable=*/false));
+    if (publish) {
+      rt::Result<std::string> installed = rt::cacheInstall(ptxTmp, k, ".ptx");
+      publish = installed.ok();
+      if (publish)
+        code = *installed;
     }
-    rt::Result<std::string> installed = rt::cacheInstall(ptxTmp, k, ".ptx");
-    publish = installed.ok();
-    if (publish)
-      code = *installed;
   }
   if (publish) {
     std::string tmp = rt::cacheTempPath(".plan");
-    {
-      std::ofstream f(tmp);
-      f << serializeEntry(**exe, code);
-    }
-    (void)rt::cacheInstall(tmp, k, ".plan");
+    if (rt::writeNewFile(tmp, serializeEntry(**exe, code), 0644, /*durable=*/false))
+      (void)rt::cacheInstall(tmp, k, ".plan");
   }
   ++counts.compiled;
   return (plans[k] = std::move(*exe)).get();

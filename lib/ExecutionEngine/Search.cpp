@@ -16,6 +16,7 @@
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopTarget.h"
 #include "Uop/Runtime/Cache.h"
+#include "Uop/Runtime/File.h"
 #include "Uop/Transforms/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -576,11 +577,9 @@ LogicalResult mlir::uop::searchOpts(ModuleOp module, const CompileOptions &optio
 
     // Publish the winner (a failure only costs the next run a search).
     std::string tmp = rt::cacheTempPath(".search");
-    {
-      std::ofstream f(tmp);
-      f << kSearchFormat << "\nopts " << llvm::to_string(attr) << "\n";
-    }
-    (void)rt::cacheInstall(tmp, key, ".search");
+    std::string entry = std::string(kSearchFormat) + "\nopts " + llvm::to_string(attr) + "\n";
+    if (rt::writeNewFile(tmp, entry, 0644, /*durable=*/false))
+      (void)rt::cacheInstall(tmp, key, ".search");
   }
   return success();
 }

@@ -12,6 +12,7 @@
 #include "TensorImpl.h"
 
 #include "Uop/IR/UopOps.h"
+#include "Uop/Runtime/Memory.h"
 #include "Uop/Runtime/Npy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,6 +24,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <mutex>
 
 namespace muop = mlir::uop;
 

@@ -15,8 +15,11 @@
 
 #include "TensorImpl.h"
 
+#include "Uop/Runtime/Memory.h"
+
 #include <cstring>
 #include <map>
+#include <mutex>
 
 namespace uop {
 using namespace detail;
@@ -27,22 +30,54 @@ using namespace detail;
 
 /// Freed output buffers by (dtype, elements), for the next runs. The
 /// compiled kernels write every element of an output, so a recycled buffer
-/// needs no clearing.
+/// needs no clearing. The buffers it keeps stay drawn from the memory budget
+/// (rt/Memory.h); when an allocation would not fit, the pool gives them back
+/// (a reclaimer, which may run on another thread: hence the lock).
 struct TensorContext::Impl::BufferPool {
+  std::mutex mu;
   std::map<std::pair<int, int64_t>, std::vector<std::unique_ptr<rt::HostBuffer>>> free;
   size_t bytes = 0;
+  int reclaimer = -1;
   /// What the pool keeps at most.
   static constexpr size_t kMaxBytes = size_t(256) << 20;
   static constexpr size_t kMaxPerSize = 16;
 
+  BufferPool() {
+    reclaimer = rt::addMemoryReclaimer([this] {
+      decltype(free) all;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        all.swap(free);
+        bytes = 0;
+      }
+      uint64_t before = rt::memoryInUse();
+      all.clear(); // the buffers go (to the runtime's block cache or the system)
+      uint64_t after = rt::memoryInUse();
+      return before > after ? before - after : 0;
+    });
+  }
+  ~BufferPool() { rt::removeMemoryReclaimer(reclaimer); }
+
   void release(rt::HostBuffer *b) {
+    std::unique_ptr<rt::HostBuffer> owned(b);
+    std::lock_guard<std::mutex> lock(mu);
     auto &list = free[{static_cast<int>(b->dtype()), b->numel()}];
-    if (list.size() >= kMaxPerSize || bytes + b->bytes() > kMaxBytes) {
-      delete b;
+    if (list.size() >= kMaxPerSize || bytes + b->bytes() > kMaxBytes)
       return;
-    }
     bytes += b->bytes();
-    list.emplace_back(b);
+    list.push_back(std::move(owned));
+  }
+
+  /// A kept buffer of `dtype` and `n` elements, if any.
+  std::unique_ptr<rt::HostBuffer> take(DType dtype, int64_t n) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = free.find({static_cast<int>(dtype), n});
+    if (it == free.end() || it->second.empty())
+      return nullptr;
+    std::unique_ptr<rt::HostBuffer> b = std::move(it->second.back());
+    it->second.pop_back();
+    bytes -= b->bytes();
+    return b;
   }
 };
 
@@ -71,13 +106,8 @@ rt::Result<std::shared_ptr<rt::HostBuffer>> detail::poolBuffer(TensorContext::Im
   if (!c.pool)
     c.pool = std::make_shared<TensorContext::Impl::BufferPool>();
   auto &pool = *c.pool;
-  std::unique_ptr<rt::HostBuffer> b;
-  auto it = pool.free.find({static_cast<int>(dtype), n});
-  if (it != pool.free.end() && !it->second.empty()) {
-    b = std::move(it->second.back());
-    it->second.pop_back();
-    pool.bytes -= b->bytes();
-  } else {
+  std::unique_ptr<rt::HostBuffer> b = pool.take(dtype, n);
+  if (!b) {
     auto fresh = rt::HostBuffer::create(dtype, {n});
     if (!fresh.ok())
       return rt::Error{fresh.error()};

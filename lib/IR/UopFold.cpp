@@ -109,17 +109,28 @@ std::optional<AluKind> mlir::uop::getAluKind(Operation *op) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+int64_t mlir::uop::saturateToI32(double x) {
+  if (std::isnan(x))
+    return 0;
+  if (x >= 2147483648.0)
+    return INT32_MAX;
+  if (x <= -2147483649.0)
+    return INT32_MIN;
+  return static_cast<int64_t>(std::trunc(x));
+}
+
 std::optional<Scalar> mlir::uop::truncate(Type dtype, Scalar v) {
   if (dtype.isInteger(1))
     return Scalar::integer(v.truthy());
   if (dtype.isInteger(32)) {
     if (!v.isFloat)
       return Scalar::integer(wrapI32(v.i));
-    // int(x) truncates toward zero, then wraps modulo 2^32 (fmod is exact).
-    if (!std::isfinite(v.f))
-      return std::nullopt;
-    double m = std::fmod(std::trunc(v.f), 4294967296.0);
-    return Scalar::integer(wrapI32(static_cast<int64_t>(m)));
+    // Float to int truncates toward zero and saturates: NaN is 0, a value
+    // past the i32 range (inf included) its nearest end. The one result
+    // folding, the CPU, emulation and the GPU (PTX cvt.rzi.s32 does this
+    // natively) all give (issue 32); C leaves it undefined, the seed's
+    // folding wrapped modulo 2^32 while its C code gave INT_MIN.
+    return Scalar::integer(saturateToI32(v.f));
   }
   double x = v.asDouble();
   if (dtype.isF32())
@@ -206,7 +217,7 @@ std::optional<Scalar> mlir::uop::execAlu(AluKind op, Type dtype, ArrayRef<Scalar
     if (dtype.isInteger(1))
       return Scalar::integer(v[0].truthy());
     if (dtype.isInteger(32))
-      return truncate(dtype, v[0]); // trunc toward zero; refuses inf/NaN
+      return truncate(dtype, v[0]); // trunc toward zero, saturating
     r = Scalar::real(v[0].asDouble());
     break;
   }

@@ -215,21 +215,45 @@ static int64_t product(ArrayRef<int64_t> shape) {
   return n;
 }
 
+/// Whether the bytes of `shaped`'s elements count in an int64 (with room
+/// for an allocation's round-up) when its zero dimensions are left out, as
+/// numpy requires of an array: the runtime allocates any shape the verifier
+/// takes, and an empty (0, 2^62) must not pass only because it is empty.
+static bool bytesFit(ShapedType shaped) {
+  int64_t n = 1;
+  for (int64_t d : shaped.getShape())
+    if (d > 0 && __builtin_mul_overflow(n, d, &n))
+      return false;
+  Type elem = shaped.getElementType();
+  int64_t bytes = elem.isIntOrFloat() ? std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8) : 8;
+  return !__builtin_mul_overflow(n, bytes, &n) && n <= INT64_MAX - 64;
+}
+
 LogicalResult mlir::uop::verifyShapesFit(Operation *op) {
   auto check = [&](Type type) -> LogicalResult {
     auto shaped = dyn_cast<ShapedType>(type);
-    if (!shaped || !shaped.hasRank() || product(shaped.getShape()) >= 0 ||
+    if (!shaped || !shaped.hasRank() ||
         llvm::any_of(shaped.getShape(), [](int64_t d) { return d < 0; }))
       return success();
-    return op->emitOpError("shape ") << shapeToString(shaped.getShape()) << " of " << str(type)
-                                     << " has more elements than an int64 counts";
+    if (product(shaped.getShape()) < 0)
+      return op->emitOpError("shape ") << shapeToString(shaped.getShape()) << " of " << str(type)
+                                       << " has more elements than an int64 counts";
+    if (!bytesFit(shaped))
+      return op->emitOpError("shape ")
+             << shapeToString(shaped.getShape()) << " of " << str(type)
+             << " is too large: its non-zero dimensions' product times its element size "
+                "overflows an int64";
+    return success();
   };
-  // A reshape to a shape that overflows says "cannot reshape" (its own
-  // verifier: no source count matches one that overflows).
-  if (!isa<ReshapeOp>(op))
-    for (Type type : op->getResultTypes())
-      if (failed(check(type)))
-        return failure();
+  // A reshape to a shape whose elements overflow says "cannot reshape" (its
+  // own verifier: no source count matches one that overflows).
+  for (Type type : op->getResultTypes()) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    if (isa<ReshapeOp>(op) && shaped && shaped.hasRank() && product(shaped.getShape()) < 0)
+      continue;
+    if (failed(check(type)))
+      return failure();
+  }
   for (Type type : op->getOperandTypes())
     if (failed(check(type)))
       return failure();

@@ -181,7 +181,11 @@ void mlir::uop::buildUopCpuStage(OpPassManager &pm, PipelineStage stage,
   // L3 -> L4. (finalize-memref-to-llvm must run before convert-scf-to-cf.)
   // Vector lanes (#uop.opts<vector = W>) are vector ops on memrefs.
   pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Heap allocs (larger than the stack takes) through the runtime's
+  // allocator, which draws from the memory budget (uop-kernel-allocator).
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
@@ -192,6 +196,7 @@ void mlir::uop::buildUopCpuStage(OpPassManager &pm, PipelineStage stage,
   pm.addPass(createConvertFuncToLLVMPass(funcOptions));
   pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createUopKernelAllocatorPass());
   pm.addPass(createCanonicalizerPass());
 }
 

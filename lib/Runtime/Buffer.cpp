@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Runtime/Buffer.h"
+#include "Uop/Runtime/Memory.h"
 
 #include <algorithm>
 #include <charconv>
@@ -212,12 +213,18 @@ namespace {
 /// for the next buffer of the same size. A fresh large block is fresh pages,
 /// and a page's first touch is a fault: on the dev VM, 0.3-0.45 ms for a
 /// 400 KB buffer against 0.02 ms for a reused one, and a training step
-/// allocates the same sizes (its batch, its outputs) every step. Never
-/// destroyed: buffers in static storage may be freed after it would be.
+/// allocates the same sizes (its batch, its outputs) every step. The blocks
+/// it keeps stay drawn from the memory budget; it gives them back when an
+/// allocation would not fit (a reclaimer). Never destroyed: buffers in
+/// static storage may be freed after it would be.
 class BlockCache {
 public:
   static BlockCache &get() {
-    static BlockCache *cache = new BlockCache;
+    static BlockCache *cache = [] {
+      auto *c = new BlockCache;
+      addMemoryReclaimer([c] { return c->flush(); });
+      return c;
+    }();
     return *cache;
   }
   void *take(size_t bytes) {
@@ -232,7 +239,8 @@ public:
     held -= bytes;
     return p;
   }
-  /// Keeps `p`, or frees it when the cache is full.
+  /// Keeps `p`, or frees it (and gives its bytes back to the budget) when
+  /// the cache is full.
   void give(void *p, size_t bytes) {
     if (bytes >= kMinBytes) {
       std::lock_guard<std::mutex> lock(mu);
@@ -244,6 +252,24 @@ public:
       }
     }
     std::free(p);
+    releaseMemory(bytes);
+  }
+  /// Frees every block kept; the bytes given back.
+  uint64_t flush() {
+    std::unordered_map<size_t, std::vector<void *>> all;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      all.swap(free);
+      held = 0;
+    }
+    uint64_t bytes = 0;
+    for (auto &[size, list] : all)
+      for (void *p : list) {
+        std::free(p);
+        releaseMemory(size);
+        bytes += size;
+      }
+    return bytes;
   }
 
 private:
@@ -261,13 +287,37 @@ void HostBuffer::FreeDeleter::operator()(void *p) const {
 }
 
 /// 64-byte aligned storage for `bytes` bytes (at least one cache line, so
-/// data() is never null), zero-filled when `zero`; null when out of memory.
-std::unique_ptr<void, HostBuffer::FreeDeleter> HostBuffer::allocStorage(size_t bytes, bool zero) {
+/// data() is never null), zero-filled when `zero`, drawn from the memory
+/// budget (past it when `force`); null with `*why` set when it does not fit
+/// or the system has no memory.
+std::unique_ptr<void, HostBuffer::FreeDeleter>
+HostBuffer::allocStorage(size_t bytes, bool zero, bool force, const std::string &what,
+                         std::string *why) {
   size_t alloc = (std::max<size_t>(bytes, 1) + 63) / 64 * 64;
-  void *p = BlockCache::get().take(alloc);
-  if (!p)
+  void *p = BlockCache::get().take(alloc); // still drawn from the budget
+  if (!p) {
+    if (force) {
+      forceReserveMemory(alloc);
+    } else if (Result<bool> r = reserveMemory(alloc, what); !r) {
+      if (why)
+        *why = r.error();
+      return std::unique_ptr<void, FreeDeleter>(nullptr, FreeDeleter(0));
+    }
     p = std::aligned_alloc(64, alloc);
-  if (p && zero)
+    if (!p) {
+      // The caches' memory may be what the system lacks.
+      reclaimMemory();
+      p = std::aligned_alloc(64, alloc);
+    }
+    if (!p) {
+      releaseMemory(alloc);
+      if (why)
+        *why = "cannot allocate " + std::to_string(alloc) + " bytes for " + what +
+               ": out of memory";
+      return std::unique_ptr<void, FreeDeleter>(nullptr, FreeDeleter(0));
+    }
+  }
+  if (zero)
     std::memset(p, 0, alloc);
   return std::unique_ptr<void, FreeDeleter>(p, FreeDeleter(alloc));
 }
@@ -319,10 +369,10 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
                                 "UOP_MAX_ALLOC_BYTES to change it") +
                  ")");
   }
-  auto p = allocStorage(bytes, /*zero=*/true);
+  std::string why;
+  auto p = allocStorage(bytes, /*zero=*/true, /*force=*/false, kind() + " of shape " + shapeString(shape), &why);
   if (!p)
-    return Error("cannot allocate " + std::to_string(bytes) + " bytes " + what() +
-                 ": out of memory");
+    return Error(why);
   HostBuffer b;
   b.dt = dtype;
   b.dims = std::move(shape);
@@ -369,8 +419,9 @@ HostBuffer::HostBuffer(const HostBuffer &other)
     : dt(other.dt), dims(other.dims), count(other.count) {
   if (!other.storage)
     return;
-  // The shape was valid when `other` was made; no limit applies to a copy.
-  auto p = allocStorage(other.bytes(), /*zero=*/false);
+  // The shape was valid when `other` was made; no limit applies to a copy
+  // (it still counts in the memory budget).
+  auto p = allocStorage(other.bytes(), /*zero=*/false, /*force=*/true, other.describe(), nullptr);
   if (!p) {
     std::fprintf(stderr,
                  "uop::rt::HostBuffer: cannot allocate %zu bytes to copy "

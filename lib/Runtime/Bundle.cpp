@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -50,21 +51,18 @@ uint64_t getLE(std::string_view bytes, size_t off, int n) {
 std::string sysError() { return std::strerror(errno); }
 
 /// Reads up to `n` bytes at the file's position (fewer at its end), growing
-/// `out` a chunk at a time (a lying size costs no huge allocation).
+/// `out` a chunk at a time (a lying size costs no huge allocation); each
+/// wait of a pipe or FIFO is bounded (readSome).
 bool readUpTo(int fd, std::string &out, uint64_t n) {
   constexpr size_t kChunk = size_t(1) << 20;
   while (n > 0) {
     size_t start = out.size(), want = static_cast<size_t>(std::min<uint64_t>(n, kChunk));
     out.resize(start + want);
-    ssize_t r = ::read(fd, &out[start], want);
-    if (r < 0 && errno == EINTR) {
-      out.resize(start);
-      continue;
-    }
-    out.resize(start + static_cast<size_t>(std::max<ssize_t>(r, 0)));
+    int64_t r = readSome(fd, &out[start], want);
+    out.resize(start + static_cast<size_t>(std::max<int64_t>(r, 0)));
     if (r < 0)
       return false;
-    if (r == 0)
+    if (static_cast<size_t>(r) < want)
       break;
     n -= static_cast<uint64_t>(r);
   }
@@ -269,7 +267,7 @@ Result<bool> uop::rt::writeBundle(const std::string &path, const Bundle &bundle)
 }
 
 Result<std::string> uop::rt::detail::readContainerFile(const std::string &path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = openForReading(path);
   if (fd < 0)
     return Error{path + ": cannot read: " + sysError()};
   struct Closer {
@@ -326,7 +324,10 @@ namespace {
 std::string cachedLibrary(const std::string &library, std::string *why) {
   std::string key = hashKey(std::string("uop-bundle-so\0", 14) + library);
   std::string warning;
-  if (std::string path = cacheLookup(key, ".so", &warning); !path.empty())
+  std::string path = cacheLookupLibrary(key, &warning);
+  if (!warning.empty())
+    std::fprintf(stderr, "uop: warning: %s\n", warning.c_str());
+  if (!path.empty())
     return path;
   Result<std::string> dir = cacheDirChecked();
   if (!dir) {

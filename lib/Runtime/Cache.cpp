@@ -16,6 +16,9 @@
 #include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
+#include <ftw.h>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -41,6 +44,30 @@ static bool makeDirs(const std::string &dir) {
   // Another process may create it between the stat and the mkdir.
   return (mkdir(dir.c_str(), 0755) == 0 || errno == EEXIST) && stat(dir.c_str(), &st) == 0 &&
          S_ISDIR(st.st_mode);
+}
+
+/// Removes `path` whatever it is (a file, a link, a directory with its
+/// contents); true when nothing is left there. errno is set on failure.
+static bool removeTree(const std::string &path) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) != 0)
+    return errno == ENOENT;
+  if (!S_ISDIR(st.st_mode))
+    return unlink(path.c_str()) == 0 || errno == ENOENT;
+  auto rm = [](const char *p, const struct stat *, int, struct FTW *) -> int {
+    return remove(p) == 0 || errno == ENOENT ? 0 : -1;
+  };
+  return nftw(path.c_str(), rm, 16, FTW_DEPTH | FTW_PHYS) == 0;
+}
+
+/// `dir` as a directory: something else there (a file, a link, a FIFO:
+/// damage, since only uop writes in the cache) is removed first. True when
+/// `dir` is a directory afterwards.
+static bool healDir(const std::string &dir) {
+  struct stat st;
+  if (lstat(dir.c_str(), &st) == 0 && !S_ISDIR(st.st_mode) && !removeTree(dir))
+    return false;
+  return makeDirs(dir);
 }
 
 /// Adds the leading dot if `ext` lacks it.
@@ -111,10 +138,9 @@ Result<std::string> uop::rt::cacheDirChecked() {
     std::string why = std::strerror(errno);
     return Error("cannot create " + where + ": " + why + fix);
   }
+  // The cache's own tmp/ replaced by something else is healed.
   std::string tmp = dir + "/tmp";
-  if (stat(tmp.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
-    return Error(where + " is not usable: " + tmp + " is not a directory" + fix);
-  if (!makeDirs(tmp)) {
+  if (!healDir(tmp)) {
     std::string why = std::strerror(errno);
     return Error(where + " is not writable: cannot create " + tmp + ": " + why + fix);
   }
@@ -275,12 +301,13 @@ Result<bool> uop::rt::cacheVerify(const std::string &entryPath) {
   return Error("the cache entry " + entryPath + " " + *problem);
 }
 
-/// Removes the entry at `path` and its checksum file; "" or why not.
+/// Removes the entry at `path` and its checksum file, whatever they are (a
+/// directory in an entry's place included); "" or why not.
 static std::string removeEntry(const std::string &path) {
   std::string err;
-  if (unlink(path.c_str()) != 0 && errno != ENOENT)
+  if (!removeTree(path))
     err = std::strerror(errno);
-  if (unlink(cacheChecksumPath(path).c_str()) != 0 && errno != ENOENT && err.empty())
+  if (!removeTree(cacheChecksumPath(path)) && err.empty() && errno != ENOTDIR)
     err = std::strerror(errno);
   return err;
 }
@@ -336,15 +363,118 @@ static uint64_t randomBits() {
   return r ^ (reinterpret_cast<uintptr_t>(&r) << 16);
 }
 
+namespace {
+/// A process's claim on its temporaries in one tmp/ directory: the file
+/// ".<token>.lock" there, held with flock(2) for the process's life (the
+/// kernel drops the lock when the process dies, however it dies); its
+/// temporaries are "<token>-N<ext>". Whoever can take the lock of another
+/// token knows its owner is gone and removes what it left.
+struct TempOwners {
+  struct Claim {
+    std::string token;
+    pid_t pid; ///< the claimant: a forked child makes its own claim
+  };
+  std::mutex mu;
+  std::map<std::string, Claim> claims;
+
+  static TempOwners &get() {
+    // Never destroyed: the locks stay held to the end; at a normal exit the
+    // claims and any temporaries they still name are removed.
+    static TempOwners *owners = [] {
+      auto *o = new TempOwners;
+      std::atexit([] { get().release(); });
+      return o;
+    }();
+    return *owners;
+  }
+
+  /// Removes this process's lock files and temporaries (at exit).
+  void release() {
+    std::lock_guard<std::mutex> lock(mu);
+    for (auto &[dir, claim] : claims) {
+      if (claim.pid != getpid())
+        continue;
+      if (DIR *d = opendir(dir.c_str())) {
+        std::vector<std::string> mine;
+        while (dirent *e = readdir(d))
+          if (std::string n = e->d_name; n.compare(0, claim.token.size() + 1, claim.token + "-") == 0)
+            mine.push_back(n);
+        closedir(d);
+        for (const std::string &n : mine)
+          unlink((dir + "/" + n).c_str());
+      }
+      unlink((dir + "/." + claim.token + ".lock").c_str());
+    }
+    claims.clear();
+  }
+
+  /// The token of this process in `dir`, claimed (and the dead owners'
+  /// leftovers removed) on first use.
+  std::string token(const std::string &dir) {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = claims.find(dir);
+    if (it != claims.end() && it->second.pid == getpid())
+      return it->second.token;
+    char name[64];
+    std::snprintf(name, sizeof(name), "%ld-%016llx", static_cast<long>(getpid()),
+                  static_cast<unsigned long long>(randomBits()));
+    std::string token = name;
+    int fd = open((dir + "/." + token + ".lock").c_str(),
+                  O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      close(fd);
+      fd = -1;
+    }
+    // The descriptor stays open (and locked) until the process exits.
+    (void)fd;
+    removeDeadOwners(dir, token);
+    claims[dir] = Claim{token, getpid()};
+    return token;
+  }
+
+  /// Removes the lock files whose owner is gone and every temporary of
+  /// theirs; returns how many files went.
+  static size_t removeDeadOwners(const std::string &dir, const std::string &self) {
+    DIR *d = opendir(dir.c_str());
+    if (!d)
+      return 0;
+    std::vector<std::string> names;
+    while (dirent *e = readdir(d))
+      names.push_back(e->d_name);
+    closedir(d);
+    size_t removed = 0;
+    for (const std::string &name : names) {
+      if (name.size() <= 6 || name[0] != '.' || name.compare(name.size() - 5, 5, ".lock") != 0)
+        continue;
+      std::string token = name.substr(1, name.size() - 6);
+      if (token == self)
+        continue;
+      std::string lockPath = dir + "/" + name;
+      int fd = open(lockPath.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+      if (fd < 0)
+        continue;
+      if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+        // Ours now: its owner is gone. Its temporaries, then the lock.
+        for (const std::string &other : names)
+          if (other.compare(0, token.size() + 1, token + "-") == 0 &&
+              unlink((dir + "/" + other).c_str()) == 0)
+            ++removed;
+        if (unlink(lockPath.c_str()) == 0)
+          ++removed;
+      }
+      close(fd);
+    }
+    return removed;
+  }
+};
+} // namespace
+
 std::string uop::rt::cacheTempPath(const std::string &ext) {
   static std::atomic<uint64_t> counter{0};
   std::string dir = cacheDir() + "/tmp";
-  makeDirs(dir);
-  char name[96];
-  std::snprintf(name, sizeof(name), "/%ld-%llu-%016llx", static_cast<long>(getpid()),
-                static_cast<unsigned long long>(counter.fetch_add(1)),
-                static_cast<unsigned long long>(randomBits()));
-  return dir + name + normalizeExt(ext);
+  healDir(dir);
+  std::string token = TempOwners::get().token(dir);
+  return dir + "/" + token + "-" + std::to_string(counter.fetch_add(1)) + normalizeExt(ext);
 }
 
 /// Copies `from` to `to` (for a temporary file on another filesystem), and
@@ -452,9 +582,16 @@ Result<std::string> uop::rt::cacheInstall(const std::string &tmpPath, const std:
   std::string hex;
   if (!hashFile(local, size, hex))
     return systemError("cannot read " + local);
+  // checksums/ replaced by a file is healed; so is an entry or its
+  // checksum file replaced by a directory, which rename(2) cannot replace.
   std::string sumDir = dir + "/" + kChecksumDir;
-  if (!makeDirs(sumDir))
+  if (!healDir(sumDir))
     return systemError("cannot create " + sumDir);
+  for (const std::string &p : {dest, cacheChecksumPath(dest)}) {
+    struct stat pst;
+    if (lstat(p.c_str(), &pst) == 0 && S_ISDIR(pst.st_mode) && !removeTree(p))
+      return systemError("cannot remove the directory " + p);
+  }
   std::string sumTmp = cacheTempPath(ext + ".sha256");
   std::string sumText = std::string(kChecksumMagic) + std::to_string(size) + " " + hex + "\n";
   if (Result<bool> written = writeNewFile(sumTmp, sumText); !written)
@@ -497,21 +634,25 @@ bool uop::rt::cacheRemove(const std::string &key, const std::string &ext) {
 
 size_t uop::rt::cachePruneTemps(int64_t maxAgeSeconds) {
   std::string dir = cacheDir() + "/tmp";
+  // The leftovers of processes that are gone, whatever their age.
+  size_t removed = TempOwners::removeDeadOwners(dir, "");
   DIR *d = opendir(dir.c_str());
   if (!d)
-    return 0;
+    return removed;
   time_t cutoff = std::time(nullptr) - static_cast<time_t>(maxAgeSeconds);
-  size_t removed = 0;
-  while (dirent *e = readdir(d)) {
-    std::string name = e->d_name;
-    if (name == "." || name == "..")
-      continue;
+  std::vector<std::string> names;
+  while (dirent *e = readdir(d))
+    names.push_back(e->d_name);
+  closedir(d);
+  for (const std::string &name : names) {
+    if (name == "." || name == ".." ||
+        (name.size() > 5 && name.compare(name.size() - 5, 5, ".lock") == 0))
+      continue; // a live owner's lock (a dead one's went above)
     std::string path = dir + "/" + name;
     struct stat st;
     if (lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_mtime < cutoff &&
         unlink(path.c_str()) == 0)
       ++removed;
   }
-  closedir(d);
   return removed;
 }

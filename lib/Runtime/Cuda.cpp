@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Runtime/Cuda.h"
+#include "Uop/Runtime/Memory.h"
 #include "Uop/Runtime/Buffer.h"
 #include "Uop/Runtime/Device.h"
 
@@ -320,9 +321,14 @@ Result<DeviceBuffer> DeviceBuffer::allocate(std::shared_ptr<CudaDevice> device, 
     return Error{cur.error()};
   CUdeviceptr p = 0;
   size_t n = std::max<size_t>(bytes, 1);
-  if (CUresult rc = device->driver().cuMemAlloc(&p, n); rc != CUDA_SUCCESS)
+  // Device memory draws from the one memory budget too (Memory.h).
+  if (Result<bool> r = reserveMemory(n, "a CUDA device buffer"); !r)
+    return Error{r.error()};
+  if (CUresult rc = device->driver().cuMemAlloc(&p, n); rc != CUDA_SUCCESS) {
+    releaseMemory(n);
     return Error{device->driver().error("cuMemAlloc", rc) + " allocating " + std::to_string(n) +
                  " bytes"};
+  }
   DeviceBuffer b;
   b.device = std::move(device);
   b.addr = p;
@@ -349,8 +355,11 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
 }
 
 DeviceBuffer::~DeviceBuffer() {
-  if (addr && device && device->makeCurrent())
+  if (!addr)
+    return;
+  if (device && device->makeCurrent())
     device->driver().cuMemFree(addr);
+  releaseMemory(std::max<size_t>(bytes, 1));
 }
 
 Result<bool> DeviceBuffer::copyFromHost(const void *src, size_t n) {

@@ -2,6 +2,7 @@
 
 #include "Uop/Runtime/Driver.h"
 
+#include "Uop/Runtime/File.h"
 #include "Uop/Runtime/Loader.h"
 #include "Uop/Runtime/Npy.h"
 
@@ -87,6 +88,33 @@ std::string uop::rt::formatPlan(const HostPlan &plan) {
   return s;
 }
 
+/// The file of an --output argument (FILE.npy or SLOT=FILE.npy).
+static std::string outputPath(const std::string &arg) {
+  size_t eq = arg.find('=');
+  return eq == std::string::npos ? arg : arg.substr(eq + 1);
+}
+
+Result<bool> uop::rt::checkRequestFiles(const RunRequest &request) {
+  std::vector<std::string> inputPaths = request.extraInputs;
+  for (const std::string &arg : request.inputs)
+    if (auto parsed = parseSlotArg("input", arg))
+      inputPaths.push_back(parsed->second);
+  std::vector<std::string> seen;
+  for (const std::string &arg : request.outputs) {
+    std::string path = outputPath(arg);
+    if (arg.find('=') != std::string::npos)
+      if (auto parsed = parseSlotArg("output", arg); !parsed)
+        return Error{parsed.error()};
+    if (Result<bool> ok = checkOutputPath(path, inputPaths); !ok)
+      return Error{"--output " + arg + ": " + ok.error()};
+    for (const std::string &other : seen)
+      if (other == path)
+        return Error{"--output " + arg + ": " + path + " is already an output"};
+    seen.push_back(path);
+  }
+  return true;
+}
+
 Result<bool> uop::rt::runRequest(Executable &exe, const RunRequest &request, std::FILE *out) {
   const HostPlan &plan = exe.plan();
   bool shaped = plan.form == HostPlan::Shaped;
@@ -107,6 +135,49 @@ Result<bool> uop::rt::runRequest(Executable &exe, const RunRequest &request, std
       return Error{"--input " + arg + ": slot " + std::to_string(slot) +
                    " is already given by --input " + std::to_string(slot) + "=" + inputFiles[slot]};
   }
+  // Every --output is checked before anything runs or is written: its slot
+  // or value exists, and its file is new or a regular file that is no input
+  // and no other output. Each is the next value (-1) or a slot's argument.
+  std::vector<std::pair<std::string, int64_t>> outputFiles;
+  std::vector<std::string> inputPaths = request.extraInputs;
+  for (auto &[slot, path] : inputFiles)
+    inputPaths.push_back(path);
+  size_t values = shaped ? plan.values.size() : 0;
+  for (const std::string &arg : request.outputs) {
+    std::string path = arg;
+    int64_t index = -1;
+    if (arg.find('=') == std::string::npos) {
+      // --output FILE.npy: the next value of a shaped program, with its shape.
+      if (!shaped)
+        return Error{"--output " + arg +
+                     ": a kernel-level program has no value; save a buffer "
+                     "with --output SLOT=FILE.npy"};
+      size_t taken = 0;
+      for (auto &o : outputFiles)
+        taken += o.second < 0;
+      if (taken >= values)
+        return Error{"--output " + arg + ": the program has only " + std::to_string(values) +
+                     " value(s)"};
+    } else {
+      auto parsed = parseSlotArg("output", arg);
+      if (!parsed)
+        return Error{parsed.error()};
+      int64_t slot = parsed->first;
+      path = parsed->second;
+      index = plan.argOfSlot(slot);
+      if (index < 0)
+        return Error{"--output " + arg + ": the program has no buffer slot " +
+                     std::to_string(slot) +
+                     (shaped ? " (save a shaped program's value with --output FILE.npy)" : "")};
+    }
+    if (Result<bool> ok = checkOutputPath(path, inputPaths); !ok)
+      return Error{"--output " + arg + ": " + ok.error()};
+    for (auto &o : outputFiles)
+      if (o.first == path)
+        return Error{"--output " + arg + ": " + path + " is already an output"};
+    outputFiles.push_back({path, index});
+  }
+
   // The buffer of one argument: from its --input file, random, or zeroed.
   auto makeBuffer = [&](const PlanArg &a) -> Result<HostBuffer> {
     std::string what = std::to_string(a.numel) + " x " + dtypeName(a.dtype);
@@ -164,34 +235,28 @@ Result<bool> uop::rt::runRequest(Executable &exe, const RunRequest &request, std
   }
 
   std::vector<HostBuffer> results;
-  if (shaped)
-    results = exe.values(argBuffers);
-  size_t nextResult = 0;
-  for (const std::string &arg : request.outputs) {
-    if (arg.find('=') == std::string::npos) {
-      // --output FILE.npy: the next value of a shaped program, with its shape.
-      if (!shaped)
-        return Error{"--output " + arg +
-                     ": a kernel-level program has no value; save a buffer "
-                     "with --output SLOT=FILE.npy"};
-      if (nextResult >= results.size())
-        return Error{"--output " + arg + ": the program has only " +
-                     std::to_string(results.size()) + " value(s)"};
-      auto ok = writeNpy(arg, results[nextResult++]);
-      if (!ok.ok())
-        return Error{ok.error()};
-      continue;
+  if (shaped) {
+    Result<std::vector<HostBuffer>> v = exe.values(argBuffers);
+    if (!v)
+      return Error{v.error()};
+    results = v.take();
+  }
+  // All outputs or none: each written beside its path, then all renamed.
+  {
+    std::vector<std::string> headers;
+    std::vector<FileContents> files;
+    headers.reserve(outputFiles.size());
+    size_t nextResult = 0;
+    for (auto &[path, index] : outputFiles) {
+      const HostBuffer &b = index < 0 ? results.at(nextResult++) : buffers.at(index);
+      std::string bytes = encodeNpyHeader(b);
+      headers.push_back(std::move(bytes));
+      FileContents f{path, {headers.back()}};
+      if (b.data() && b.bytes())
+        f.pieces.emplace_back(static_cast<const char *>(b.data()), b.bytes());
+      files.push_back(std::move(f));
     }
-    auto parsed = parseSlotArg("output", arg);
-    if (!parsed)
-      return Error{parsed.error()};
-    auto [slot, path] = *parsed;
-    int64_t index = plan.argOfSlot(slot);
-    if (index < 0)
-      return Error{"--output " + arg + ": the program has no buffer slot " + std::to_string(slot) +
-                   (shaped ? " (save a shaped program's value with --output FILE.npy)" : "")};
-    auto ok = writeNpy(path, buffers[index]);
-    if (!ok.ok())
+    if (Result<bool> ok = writeFilesAtomically(files); !ok)
       return Error{ok.error()};
   }
   if (request.print && shaped) {

@@ -2,6 +2,7 @@
 
 #include "Uop/Runtime/Executable.h"
 #include "Uop/Runtime/Cuda.h"
+#include "Uop/Runtime/Memory.h"
 
 #include <algorithm>
 #include <chrono>
@@ -250,6 +251,7 @@ Result<bool> Executable::runPlain(const std::vector<void *> &args) {
     return cuda->run(args);
   if (Result<bool> bound = bind(args); !bound)
     return bound;
+  (void)takeKernelAllocFailure(); // a failure reported is this run's
   (*kernel)(scratch.data());
   return checkFailures();
 }
@@ -261,8 +263,14 @@ Result<bool> Executable::checkFailures() const {
     return true;
   std::string failure =
       hostPlan.checkFailure([&](size_t i) { return static_cast<const int32_t *>(scratch[i]); });
-  if (!failure.empty())
+  if (!failure.empty()) {
+    // A kernel's heap allocation that failed: why, as the allocator saw it.
+    if (failure.find(": error: cannot allocate ") != std::string::npos) {
+      std::string why = takeKernelAllocFailure();
+      failure += ": " + (why.empty() ? std::string("out of memory") : why);
+    }
     return Error{failure};
+  }
   return true;
 }
 
@@ -293,16 +301,18 @@ Result<bool> Executable::bind(const std::vector<void *> &args) {
   return true;
 }
 
-std::vector<HostBuffer>
+Result<std::vector<HostBuffer>>
 Executable::values(const std::vector<const HostBuffer *> &argBuffers) const {
   // Non-temporary arguments come first in a plan, so plan index = buffer index.
   std::vector<HostBuffer> out;
   for (const PlanValue &v : hostPlan.values) {
     const HostBuffer &flat = *argBuffers.at(v.arg);
     // No larger than its argument (HostPlan::parse checks), which exists.
-    HostBuffer value(flat.dtype(), v.shape);
-    std::memcpy(value.data(), flat.data(), value.bytes());
-    out.push_back(std::move(value));
+    Result<HostBuffer> value = HostBuffer::create(flat.dtype(), v.shape);
+    if (!value)
+      return Error{value.error()};
+    std::memcpy(value->data(), flat.data(), std::min(value->bytes(), flat.bytes()));
+    out.push_back(value.take());
   }
   return out;
 }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Runtime/Loader.h"
+#include "Uop/Runtime/Memory.h"
 #include "Uop/Runtime/Cache.h"
 
 #include <algorithm>
@@ -174,6 +175,24 @@ std::string elfProblem(const std::string &file) {
 }
 } // namespace
 
+std::string uop::rt::sharedLibraryProblem(const std::string &file) { return elfProblem(file); }
+
+std::string uop::rt::cacheLookupLibrary(const std::string &key, std::string *warning) {
+  std::string path = cacheLookup(key, ".so", warning);
+  if (path.empty())
+    return path;
+  std::string problem = elfProblem(path);
+  if (problem.empty())
+    return path;
+  std::string msg = "the cache entry " + path + " is not a library for this machine: " + problem +
+                    "; rebuilding it";
+  if (!cacheRemove(key, ".so"))
+    msg += " (cannot remove it: " + std::string(std::strerror(errno)) + ")";
+  if (warning)
+    *warning = msg;
+  return "";
+}
+
 std::string uop::rt::hostMachine() {
   return kHostMachine >= 0 ? describeMachine(kHostMachine) : "unknown";
 }
@@ -203,6 +222,13 @@ Result<std::unique_ptr<SharedLibrary>> SharedLibrary::open(const std::string &pa
     const char *msg = dlerror();
     return Error(path + ": cannot load: " + (msg ? msg : "dlopen failed"));
   }
+  // A kernel library's heap allocations go through the runtime's allocator,
+  // which draws from the memory budget (Memory.h); a library compiled
+  // before the hooks existed, or not by uop, keeps malloc.
+  if (auto *hook = static_cast<void **>(dlsym(handle, "uop_rt_alloc_hook")))
+    *hook = reinterpret_cast<void *>(&uop_rt_kernel_alloc);
+  if (auto *hook = static_cast<void **>(dlsym(handle, "uop_rt_free_hook")))
+    *hook = reinterpret_cast<void *>(&uop_rt_kernel_free);
   return std::unique_ptr<SharedLibrary>(new SharedLibrary(handle, path));
 }
 

@@ -12,12 +12,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Runtime/Npy.h"
+#include "Uop/Runtime/File.h"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the uop runtime's .npy I/O assumes a little-endian host"
@@ -36,20 +38,31 @@ static constexpr size_t kMaxRank = 64;
 
 namespace {
 
-/// Exact reads from a FILE* or from memory, with the total size known up
-/// front so lengths can be checked before allocating.
+/// Exact reads from a descriptor or from memory. The total size is known up
+/// front for memory and regular files, so lengths are checked before
+/// allocating; a pipe, FIFO or device is read only as far as the header
+/// announces (never to its end: /dev/zero has none), each wait bounded.
 struct Source {
-  FILE *file = nullptr;
+  int fd = -1;
   const uint8_t *mem = nullptr;
+  bool sized = true;
   uint64_t size = 0;
   uint64_t pos = 0;
+  /// Why the last read failed ("" at the end of the data).
+  std::string why;
 
-  uint64_t remaining() const { return size - pos; }
+  uint64_t remaining() const { return sized ? size - pos : UINT64_MAX - pos; }
   bool read(void *dst, uint64_t n) {
     if (n > remaining())
       return false;
-    if (file) {
-      if (n && std::fread(dst, 1, n, file) != n)
+    if (fd >= 0) {
+      int64_t got = n ? readSome(fd, dst, n) : 0;
+      if (got < 0) {
+        why = errno == ETIMEDOUT ? "no data for 10 s (is anything writing to it?)"
+                                 : std::strerror(errno);
+        return false;
+      }
+      if (static_cast<uint64_t>(got) != n)
         return false;
     } else if (n) {
       std::memcpy(dst, mem + pos, n);
@@ -107,6 +120,9 @@ public:
       if (!eat(':'))
         return fail(err, "expected ':' after '" + quoteHeader(key) + "'");
       skipWs();
+      if ((key == "descr" && haveDescr) || (key == "fortran_order" && haveFortran) ||
+          (key == "shape" && haveShape))
+        return fail(err, "the key '" + key + "' appears twice");
       if (key == "descr") {
         if (peek() == '[' || peek() == '{')
           return fail(err, "structured dtypes are not supported", true);
@@ -272,23 +288,33 @@ uint64_t readLE(const uint8_t *p, int n) {
 }
 
 Result<HostBuffer> readFrom(Source &src, const std::string &name) {
-  if (src.size == 0)
+  if (src.sized && src.size == 0)
     return Error(name + ": not a .npy file (empty)");
   uint8_t pre[12];
-  uint64_t have = std::min<uint64_t>(src.size, kMagicLen);
-  if (!src.read(pre, have))
+  uint64_t have = std::min<uint64_t>(src.remaining(), kMagicLen);
+  if (!src.sized) {
+    // A stream: the magic byte by byte, so a short one is told apart.
+    have = 0;
+    while (have < kMagicLen && src.read(pre + have, 1))
+      ++have;
+    if (!src.why.empty())
+      return Error(name + ": cannot read: " + src.why);
+    if (have == 0)
+      return Error(name + ": not a .npy file (empty)");
+  } else if (!src.read(pre, have)) {
     return Error(name + ": read error");
+  }
   if (std::memcmp(pre, kMagic, have) != 0)
     return Error(name + ": not a .npy file (bad magic)");
   if (have < kMagicLen || !src.read(pre + kMagicLen, 2))
-    return Error(name + ": truncated header");
+    return Error(name + (src.why.empty() ? ": truncated header" : ": cannot read: " + src.why));
   int major = pre[6], minor = pre[7];
   if ((major < 1 || major > 3) || minor != 0)
     return Error(name + ": unsupported .npy format version " + std::to_string(major) + "." +
                  std::to_string(minor) + " (uop reads 1.0, 2.0 and 3.0)");
   int lenBytes = major == 1 ? 2 : 4;
   if (!src.read(pre + 8, lenBytes))
-    return Error(name + ": truncated header");
+    return Error(name + (src.why.empty() ? ": truncated header" : ": cannot read: " + src.why));
   uint64_t headerLen = readLE(pre + 8, lenBytes);
   if (headerLen > src.remaining())
     return Error(name + ": truncated header: expected " + std::to_string(headerLen) +
@@ -297,7 +323,9 @@ Result<HostBuffer> readFrom(Source &src, const std::string &name) {
     return Error(name + ": header too long (" + std::to_string(headerLen) + " bytes)");
   std::string text(headerLen, '\0');
   if (!src.read(text.data(), headerLen))
-    return Error(name + ": read error in the header");
+    return Error(name + (src.why.empty() ? ": truncated header: expected " +
+                                               std::to_string(headerLen) + " header bytes"
+                                         : ": cannot read the header: " + src.why));
 
   Header h;
   std::string err;
@@ -324,8 +352,8 @@ Result<HostBuffer> readFrom(Source &src, const std::string &name) {
   if (!buf)
     return Error(name + ": " + buf.error());
   if (!src.read(buf->data(), dataBytes))
-    return Error(name + ": truncated data: expected " + std::to_string(dataBytes) +
-                 " bytes, the read failed");
+    return Error(name + ": truncated data: expected " + std::to_string(dataBytes) + " bytes, " +
+                 (src.why.empty() ? std::string("the data ended early") : "the read failed: " + src.why));
   if (*dt == DType::Bool) {
     // Kernels read _Bool: any other byte than 0/1 would be undefined.
     uint8_t *p = buf->as<uint8_t>();
@@ -346,38 +374,25 @@ Result<HostBuffer> uop::rt::readNpyFromMemory(const void *data, size_t size,
 }
 
 Result<HostBuffer> uop::rt::readNpy(const std::string &path) {
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f)
+  int fd = openForReading(path);
+  if (fd < 0)
     return Error(path + ": cannot open: " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
   struct stat st;
-  if (fstat(fileno(f), &st) != 0) {
-    std::string msg = std::strerror(errno);
-    std::fclose(f);
-    return Error(path + ": cannot stat: " + msg);
-  }
-  if (S_ISDIR(st.st_mode)) {
-    std::fclose(f);
+  if (fstat(fd, &st) != 0)
+    return Error(path + ": cannot stat: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
     return Error(path + ": is a directory");
-  }
-  if (S_ISREG(st.st_mode)) {
-    Source src;
-    src.file = f;
-    src.size = static_cast<uint64_t>(st.st_size);
-    Result<HostBuffer> r = readFrom(src, path);
-    std::fclose(f);
-    return r;
-  }
-  // A pipe or device: its size is unknown, so read it all first.
-  std::string bytes;
-  char chunk[1 << 16];
-  size_t got;
-  while ((got = std::fread(chunk, 1, sizeof(chunk), f)) > 0)
-    bytes.append(chunk, got);
-  bool bad = std::ferror(f);
-  std::fclose(f);
-  if (bad)
-    return Error(path + ": read error");
-  return readNpyFromMemory(bytes.data(), bytes.size(), path);
+  Source src;
+  src.fd = fd;
+  // A regular file's size bounds what its header may claim; a pipe, FIFO
+  // or device is read only as far as its header announces.
+  src.sized = S_ISREG(st.st_mode);
+  src.size = src.sized ? static_cast<uint64_t>(st.st_size) : 0;
+  return readFrom(src, path);
 }
 
 /// The magic, version, length and padded header dict for `buf`.
@@ -414,6 +429,8 @@ static std::string npyHeader(const HostBuffer &buf) {
   return out + dict;
 }
 
+std::string uop::rt::encodeNpyHeader(const HostBuffer &buf) { return npyHeader(buf); }
+
 std::string uop::rt::encodeNpy(const HostBuffer &buf) {
   std::string out = npyHeader(buf);
   if (buf.data())
@@ -423,18 +440,11 @@ std::string uop::rt::encodeNpy(const HostBuffer &buf) {
 
 Result<bool> uop::rt::writeNpy(const std::string &path, const HostBuffer &buf) {
   std::string header = npyHeader(buf);
-  FILE *f = std::fopen(path.c_str(), "wb");
-  if (!f)
-    return Error(path + ": cannot open for writing: " + std::strerror(errno));
-  bool ok = std::fwrite(header.data(), 1, header.size(), f) == header.size();
-  if (ok && buf.data() && buf.bytes())
-    ok = std::fwrite(buf.data(), 1, buf.bytes(), f) == buf.bytes();
-  int savedErrno = errno;
-  if (std::fclose(f) != 0 && ok) {
-    ok = false;
-    savedErrno = errno;
-  }
+  std::vector<std::string_view> pieces = {header};
+  if (buf.data() && buf.bytes())
+    pieces.emplace_back(static_cast<const char *>(buf.data()), buf.bytes());
+  Result<bool> ok = writeFilesAtomically({FileContents{path, pieces}});
   if (!ok)
-    return Error(path + ": write failed: " + std::strerror(savedErrno));
+    return Error(ok.error());
   return true;
 }

@@ -13,6 +13,8 @@ static constexpr const char *kPlanHeader = "uop-host-plan 4";
 static const char *checkWhat(const std::string &kind) {
   if (kind == "index")
     return "index out of bounds";
+  if (kind == "axis")
+    return "index out of bounds for its axis";
   if (kind == "div-zero")
     return "integer division by zero";
   if (kind == "mod-zero")
@@ -25,6 +27,13 @@ static const char *checkWhat(const std::string &kind) {
 }
 
 std::string uop::rt::formatCheckFailure(const PlanCheck &check, int64_t value, int64_t bound) {
+  if (check.kind == "alloc") {
+    // The size: its low 31 bits in the value, the rest in the bound.
+    uint64_t bytes = (static_cast<uint64_t>(static_cast<uint32_t>(bound)) << 31) |
+                     static_cast<uint32_t>(value);
+    return (check.loc.empty() ? std::string("<unknown>") : check.loc) +
+           ": error: cannot allocate " + std::to_string(bytes) + " bytes in the kernel";
+  }
   return (check.loc.empty() ? std::string("<unknown>") : check.loc) + ": error: " +
          checkWhat(check.kind) + " (value " + std::to_string(value) + ", bound " +
          std::to_string(bound) + ")";

@@ -283,6 +283,27 @@ struct UopEvaluatePass : uop::impl::UopEvaluatePassBase<UopEvaluatePass> {
         failed = true;
       }
     });
+    // An integer division or modulo whose divisor folded to 0 is left
+    // unfolded (the seed raises ZeroDivisionError): an error at the op,
+    // not a program that still divides by zero (issue 32).
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<FloorDivOp, FloorModOp>(op))
+        return;
+      Value divisor = op->getOperand(1);
+      if (!getElementTypeOrSelf(divisor.getType()).isInteger(32))
+        return;
+      Attribute c = constAttr(divisor);
+      bool zero = false;
+      if (auto i = dyn_cast_or_null<IntegerAttr>(c))
+        zero = i.getValue().isZero();
+      else if (auto d = dyn_cast_or_null<DenseIntElementsAttr>(c))
+        zero = llvm::any_of(d.getValues<APInt>(), [](const APInt &v) { return v.isZero(); });
+      if (zero) {
+        op->emitError("integer ") << (isa<FloorDivOp>(op) ? "division" : "modulo")
+                                  << " by zero";
+        failed = true;
+      }
+    });
     if (failed)
       signalPassFailure();
   }

@@ -557,6 +557,25 @@ func.func @operand_shape_overflows_int64(%x: tensor<1099511627776x1099511627776x
 
 // -----
 
+// An empty shape whose other dimensions overflow is no shape either, as in
+// numpy (issue 32: uop-opt accepted a reshape of an empty buffer to
+// (0, 2^62), and HostBuffer's constructor aborted on it at run time).
+func.func @empty_reshape_overflows(%x: tensor<0xf32>) {
+  // expected-error @+1 {{'uop.reshape' op shape [0, 4611686018427387904] of tensor<0x4611686018427387904xf32> is too large: its non-zero dimensions' product times its element size overflows an int64}}
+  %0 = uop.reshape %x, [0, 4611686018427387904] : tensor<0xf32>
+  return
+}
+
+// -----
+
+func.func @empty_param_overflows() {
+  // expected-error @+1 {{'uop.param' op shape [0, 3074457345618258602, 4] of tensor<0x3074457345618258602x4xi32> is too large}}
+  %0 = uop.param 0 : tensor<0x3074457345618258602x4xi32>
+  return
+}
+
+// -----
+
 // The seed's index arithmetic is i32: a buffer or alloc of more than
 // INT32_MAX elements would wrap its indices (and silently write nothing).
 func.func @buffer_too_large_for_i32() {

@@ -14,6 +14,7 @@
 
 #include "Uop/ExecutionEngine/ExecutionEngine.h"
 #include "Uop/Runtime/Bundle.h"
+#include "Uop/Runtime/File.h"
 #include "Uop/Runtime/Loader.h"
 #include "Uop/Support/LargeStack.h"
 #include "Uop/Target/Program.h"
@@ -62,12 +63,17 @@ static int compileMain(int argc, char **argv) {
   mlir::uop::registerUIRDialects(registry);
   registerAllExtensions(registry);
   MLIRContext context(registry);
-  std::string errorMessage;
-  auto file = openInputFile(inputFile, &errorMessage);
-  if (!file)
-    fail(errorMessage);
+  // The bundle's path first: never the program itself, a FIFO or a device.
+  if (rt::Result<bool> ok = rt::checkOutputPath(outputFile, {inputFile}); !ok)
+    fail("-o " + outputFile + ": " + ok.error());
+  // Read boundedly: a FIFO or /dev/zero as the program cannot hang.
+  rt::Result<std::string> text = rt::readInputFile(inputFile);
+  if (!text)
+    fail(text.error());
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(*text, inputFile == "-" ? "<stdin>" : inputFile.getValue()),
+      SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = mlir::uop::parseProgram(sourceMgr, &context);
   if (!module)

@@ -24,6 +24,7 @@
 #include "Uop/ExecutionEngine/ExecutionEngine.h"
 #include "Uop/IR/UopAttrs.h"
 #include "Uop/IR/UopDialect.h"
+#include "Uop/Runtime/File.h"
 #include "Uop/Runtime/Runtime.h"
 #include "Uop/Support/LargeStack.h"
 #include "Uop/Target/Program.h"
@@ -74,6 +75,11 @@ static cl::opt<uint64_t> benchRuns(cl::cat(toolOptions), "bench",
 static cl::opt<bool> profile(cl::cat(toolOptions), "profile",
                              cl::desc("After the run, print one line per kernel: launches, "
                                       "time, GFLOP/s, GB/s and its opts (CPU)"));
+static cl::opt<std::string> memoryBudget(
+    cl::cat(toolOptions), "memory-budget",
+    cl::desc("The most memory all buffers may take together (512M, 8G; default "
+             "$UOP_MEMORY_BUDGET or the physical memory)"),
+    cl::value_desc("size"));
 static cl::opt<std::string>
     optsText(cl::cat(toolOptions), "opts",
              cl::desc("#uop.opts<...> to set on @main: a loop program's own opts (e.g. "
@@ -113,6 +119,9 @@ static int runMain(int argc, char **argv) {
     fail(error);
   mlir::uop::CompileOptions options = *parsed;
   options.printC = printC;
+  if (memoryBudget.getNumOccurrences())
+    if (rt::Result<bool> ok = rt::setMemoryBudget(memoryBudget); !ok)
+      fail(ok.error());
   rt::RunRequest request;
   request.inputs = inputs;
   request.outputs = outputs;
@@ -128,18 +137,23 @@ static int runMain(int argc, char **argv) {
   if (request.bench > rt::kMaxBenchRuns)
     fail("--bench=" + std::to_string(request.bench) + ": at most " +
          std::to_string(rt::kMaxBenchRuns) + " runs");
+  request.extraInputs = {inputFile};
+  if (rt::Result<bool> ok = rt::checkRequestFiles(request); !ok)
+    fail(ok.error());
 
   DialectRegistry registry;
   mlir::uop::registerUIRDialects(registry);
   registerAllExtensions(registry);
   MLIRContext context(registry);
 
-  std::string errorMessage;
-  auto file = openInputFile(inputFile, &errorMessage);
-  if (!file)
-    fail(errorMessage);
+  // Read boundedly: a FIFO or /dev/zero as the program cannot hang.
+  rt::Result<std::string> text = rt::readInputFile(inputFile);
+  if (!text)
+    fail(text.error());
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(*text, inputFile == "-" ? "<stdin>" : inputFile.getValue()),
+      SMLoc());
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = mlir::uop::parseProgram(sourceMgr, &context);
   if (!module)

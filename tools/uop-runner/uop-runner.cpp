@@ -63,6 +63,8 @@ const char *kUsage =
     "OPTIONS:\n"
     "  --bench=<N>                Time N runs; print the median and GFLOP/s\n"
     "  --input=<SLOT=FILE.npy>    The contents of a buffer slot\n"
+    "  --memory-budget=<SIZE>     The most memory all buffers may take together (512M, 8G; "
+    "default $UOP_MEMORY_BUDGET or the physical memory)\n"
     "  --output=<FILE|SLOT=FILE>  FILE.npy: save the next value; SLOT=FILE.npy: save a buffer "
     "after the run\n"
     "  --print                    Print the values (or the buffers written)\n"
@@ -142,6 +144,10 @@ Options parseArgs(int argc, char **argv) {
       o.outputs.push_back(needValue());
     } else if (name == "random-inputs") {
       o.randomInputs = value.value_or("");
+    } else if (name == "memory-budget") {
+      std::string v = needValue();
+      if (rt::Result<bool> ok = rt::setMemoryBudget(v); !ok)
+        fail(ok.error());
     } else if (name == "print") {
       noValue();
       o.print = true;
@@ -418,6 +424,9 @@ int main(int argc, char **argv) {
   if (request.bench > rt::kMaxBenchRuns)
     fail("--bench=" + std::to_string(request.bench) + ": at most " +
          std::to_string(rt::kMaxBenchRuns) + " runs");
+  request.extraInputs = {opts.program};
+  if (rt::Result<bool> ok = rt::checkRequestFiles(request); !ok)
+    fail(ok.error());
 
   rt::Result<rt::Bundle> bundle = rt::readBundle(opts.program);
   if (!bundle)

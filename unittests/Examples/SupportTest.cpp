@@ -9,6 +9,8 @@
 #include "llvm/Support/Program.h"
 #include "gtest/gtest.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -114,6 +116,31 @@ TEST_F(FilesTest, Csv) {
   EXPECT_NE(llvm::toString(bad.takeError()).find("file/y.csv: cannot"), std::string::npos);
 }
 
+// The metrics are written beside their path and put there whole, never into
+// a FIFO or a device (issue 32).
+TEST_F(FilesTest, CsvIsWrittenWholeAndOnlyToRegularFiles) {
+  ASSERT_EQ(mkfifo(path("f.csv").c_str(), 0600), 0);
+  llvm::Expected<CsvWriter> fifo = CsvWriter::create(path("f.csv"), {"a"});
+  ASSERT_FALSE(bool(fifo));
+  EXPECT_NE(llvm::toString(fifo.takeError()).find("f.csv: is a FIFO, not a regular file"),
+            std::string::npos);
+  std::FILE *f = std::fopen(path("m.csv").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("old\n", f);
+  std::fclose(f);
+  llvm::Expected<CsvWriter> csv = CsvWriter::create(path("m.csv"), {"step"});
+  ASSERT_TRUE(bool(csv)) << llvm::toString(csv.takeError());
+  ASSERT_FALSE(bool(csv->row({1})));
+  EXPECT_EQ(readFile(path("m.csv")), "old\n");
+  ASSERT_FALSE(bool(csv->finish()));
+  EXPECT_EQ(readFile(path("m.csv")), "step\n1\n");
+  std::error_code ec;
+  int files = 0;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec))
+    ++files;
+  EXPECT_EQ(files, 2); // f.csv and m.csv: no temporary left
+}
+
 TEST_F(FilesTest, GnuplotScript) {
   PlotSpec spec;
   spec.csv = "it's.csv";
@@ -188,6 +215,7 @@ TEST(SupportTest, Flags) {
   std::string out = "x";
   Flags flags;
   flags.add("steps", &steps, "").add("lr", &lr, "").add("out", &out, "");
+  flags.allowPositional = true;
   const char *argv[] = {"prog", "--steps=20", "--lr", "0.5", "--out=a.csv", "pos"};
   ASSERT_FALSE(bool(flags.parse(6, const_cast<char **>(argv))));
   EXPECT_EQ(steps, 20);
@@ -206,6 +234,18 @@ TEST(SupportTest, Flags) {
   e = flags.parse(2, const_cast<char **>(missing));
   ASSERT_TRUE(bool(e));
   EXPECT_EQ(llvm::toString(std::move(e)), "--lr needs a value");
+  // Stray arguments and single-dash options are errors (issue 32: the
+  // examples ignored them, so `-steps=5` trained for the default steps).
+  flags.allowPositional = false;
+  const char *stray[] = {"prog", "--steps=3", "extra"};
+  e = flags.parse(3, const_cast<char **>(stray));
+  ASSERT_TRUE(bool(e));
+  EXPECT_EQ(llvm::toString(std::move(e)), "unexpected argument 'extra' (--help lists the options)");
+  const char *dash[] = {"prog", "-steps=5"};
+  e = flags.parse(2, const_cast<char **>(dash));
+  ASSERT_TRUE(bool(e));
+  EXPECT_EQ(llvm::toString(std::move(e)),
+            "unknown option -steps=5 (options start with --; --help lists them)");
 }
 
 } // namespace

@@ -17,6 +17,7 @@
 #include <set>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <csignal>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -77,6 +78,16 @@ std::set<std::string> listDir(const std::string &dir) {
   return names;
 }
 
+/// The files in a cache's tmp/ other than the lock files of live processes'
+/// claims (this one's): what a compile left behind.
+std::set<std::string> temps(const std::string &dir) {
+  std::set<std::string> names;
+  for (const std::string &n : listDir(dir))
+    if (n.size() < 5 || n.compare(n.size() - 5, 5, ".lock") != 0)
+      names.insert(n);
+  return names;
+}
+
 TEST(CacheTest, DirectoryFromEnvironment) {
   TempDir tmp;
   {
@@ -128,7 +139,7 @@ TEST(CacheTest, InstallAndLookup) {
   EXPECT_TRUE(cacheRemove(key, ".so"));
   EXPECT_FALSE(cacheRemove(key, ".so"));
   EXPECT_EQ(cacheLookup(key, ".so"), "");
-  EXPECT_TRUE(listDir(tmp.file("tmp")).empty());
+  EXPECT_TRUE(temps(tmp.file("tmp")).empty());
 }
 
 TEST(CacheTest, InstallErrors) {
@@ -170,7 +181,7 @@ TEST(CacheTest, InstallFromElsewhere) {
     EXPECT_EQ(test::readFile(r.value()), "from shm");
     EXPECT_EQ(access(shm.c_str(), F_OK), -1);
   }
-  EXPECT_TRUE(listDir(tmp.file("tmp")).empty());
+  EXPECT_TRUE(temps(tmp.file("tmp")).empty());
 }
 
 TEST(CacheTest, TempPathsAreUnique) {
@@ -204,7 +215,7 @@ TEST(CacheTest, PruneTemps) {
   EXPECT_EQ(access(old.c_str(), F_OK), -1);
   EXPECT_EQ(access(young.c_str(), F_OK), 0);
   EXPECT_EQ(cachePruneTemps(0) + cachePruneTemps(-10), 1u);
-  EXPECT_TRUE(listDir(tmp.file("tmp")).empty());
+  EXPECT_TRUE(temps(tmp.file("tmp")).empty());
 }
 
 /// The content child `i` of a race installs: its index repeated, so a mix of
@@ -275,7 +286,7 @@ TEST(CacheTest, ConcurrentInstallsFromManyProcesses) {
     EXPECT_TRUE(contents.count(test::readFile(final)))
         << "the cached file is not one writer's complete content";
   }
-  EXPECT_TRUE(listDir(tmp.file("tmp")).empty()) << "temporary files remain";
+  EXPECT_TRUE(temps(tmp.file("tmp")).empty()) << "temporary files remain";
   std::set<std::string> entries = listDir(tmp.path());
   // One entry per round, + tmp/ and checksums/ (one checksum per entry).
   EXPECT_EQ(entries.size(), static_cast<size_t>(kRounds) + 2);
@@ -311,7 +322,7 @@ TEST(CacheHealTest, InstallWritesAChecksum) {
   EXPECT_TRUE(cacheRemove(key, ".so"));
   EXPECT_FALSE(exists(path));
   EXPECT_FALSE(exists(cacheChecksumPath(path)));
-  EXPECT_TRUE(listDir(tmp.file("tmp")).empty());
+  EXPECT_TRUE(temps(tmp.file("tmp")).empty());
 }
 
 /// Damages a fresh entry with `damage`, then checks that the lookup reports
@@ -436,7 +447,7 @@ TEST(CacheDirTest, UsableDirectory) {
   Result<std::string> dir = cacheDirChecked();
   ASSERT_TRUE(dir.ok()) << dir.error();
   EXPECT_EQ(*dir, tmp.file("new/cache"));
-  EXPECT_TRUE(listDir(tmp.file("new/cache/tmp")).empty()); // no probe left
+  EXPECT_TRUE(temps(tmp.file("new/cache/tmp")).empty()); // no probe left
   EXPECT_EQ(listDir(tmp.file("new/cache")), std::set<std::string>{"tmp"});
 }
 
@@ -468,14 +479,124 @@ TEST(CacheDirTest, FileInsteadOfDirectory) {
       << dir.error();
 }
 
+// The cache's own folders replaced by something else are healed (issue 32):
+// tmp/ or checksums/ by a file, an entry or its checksum file by a directory.
 TEST(CacheDirTest, TmpIsAFile) {
   TempDir tmp;
   ScopedEnv env("UOP_CACHE", tmp.path().c_str());
   ASSERT_TRUE(test::writeFile(tmp.file("tmp"), "x"));
   Result<std::string> dir = cacheDirChecked();
-  ASSERT_FALSE(dir.ok());
-  EXPECT_NE(dir.error().find(tmp.file("tmp") + " is not a directory"), std::string::npos)
-      << dir.error();
+  ASSERT_TRUE(dir.ok()) << dir.error();
+  struct stat st;
+  ASSERT_EQ(stat(tmp.file("tmp").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+}
+
+TEST(CacheHealTest, ChecksumsFolderIsAFile) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string key = hashKey("checksums is a file");
+  std::string path = installEntry(key, "code");
+  ASSERT_FALSE(path.empty());
+  ASSERT_EQ(system(("rm -rf '" + tmp.file("checksums") + "'").c_str()), 0);
+  ASSERT_TRUE(test::writeFile(tmp.file("checksums"), "not a folder"));
+  std::string warning;
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), "");
+  EXPECT_NE(warning.find("rebuilding it"), std::string::npos) << warning;
+  // The rebuild heals the folder.
+  ASSERT_EQ(installEntry(key, "code"), path);
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), path);
+  EXPECT_EQ(warning, "");
+}
+
+TEST(CacheHealTest, EntryIsADirectory) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string key = hashKey("entry is a directory");
+  std::string path = installEntry(key, "code");
+  ASSERT_FALSE(path.empty());
+  ASSERT_EQ(unlink(path.c_str()), 0);
+  ASSERT_EQ(mkdir(path.c_str(), 0755), 0);
+  ASSERT_TRUE(test::writeFile(path + "/inside", "x"));
+  std::string warning;
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), "");
+  EXPECT_EQ(warning, "the cache entry " + path + " is not a regular file; rebuilding it");
+  EXPECT_FALSE(exists(path));
+  ASSERT_EQ(installEntry(key, "code"), path);
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), path);
+  // A directory in its place when installing is replaced too.
+  ASSERT_EQ(unlink(path.c_str()), 0);
+  ASSERT_EQ(mkdir(path.c_str(), 0755), 0);
+  ASSERT_EQ(installEntry(key, "again"), path);
+  EXPECT_EQ(test::readFile(path), "again");
+}
+
+TEST(CacheHealTest, ChecksumFileIsADirectory) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  std::string key = hashKey("checksum is a directory");
+  std::string path = installEntry(key, "code");
+  ASSERT_FALSE(path.empty());
+  std::string sum = cacheChecksumPath(path);
+  ASSERT_EQ(unlink(sum.c_str()), 0);
+  ASSERT_EQ(mkdir(sum.c_str(), 0755), 0);
+  std::string warning;
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), "");
+  EXPECT_NE(warning.find("rebuilding it"), std::string::npos) << warning;
+  EXPECT_EQ(warning.find("cannot remove"), std::string::npos) << warning;
+  ASSERT_EQ(installEntry(key, "code"), path);
+  EXPECT_EQ(cacheLookup(key, ".so", &warning), path);
+  EXPECT_EQ(warning, "");
+}
+
+// A compile killed between cacheTempPath() and cacheInstall() left its
+// temporaries in tmp/ forever (issue 32); the next process to make a
+// temporary there removes them, and a live process's are kept.
+TEST(CacheTest, TempsOfAKilledProcessAreRemoved) {
+  TempDir tmp;
+  ScopedEnv env("UOP_CACHE", tmp.path().c_str());
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  pid_t killed = fork();
+  ASSERT_GE(killed, 0);
+  if (killed == 0) {
+    std::string t = cacheTempPath(".o");
+    test::writeFile(t, "half an object file");
+    (void)!write(ready[1], "x", 1);
+    raise(SIGKILL);
+  }
+  char c;
+  ASSERT_EQ(read(ready[0], &c, 1), 1);
+  int status = 0;
+  ASSERT_EQ(waitpid(killed, &status, 0), killed);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(temps(tmp.file("tmp")).size(), 1u);
+  // A live one, still compiling: its first temporary removes the killed
+  // one's.
+  int go[2];
+  ASSERT_EQ(pipe(go), 0);
+  pid_t live = fork();
+  ASSERT_GE(live, 0);
+  if (live == 0) {
+    close(go[1]);
+    std::string t = cacheTempPath(".o");
+    test::writeFile(t, "a compile in progress");
+    (void)!write(ready[1], "x", 1);
+    (void)!read(go[0], &c, 1);
+    _exit(access(t.c_str(), F_OK) == 0 ? 0 : 1);
+  }
+  ASSERT_EQ(read(ready[0], &c, 1), 1);
+  EXPECT_EQ(temps(tmp.file("tmp")).size(), 1u);
+  std::string mine = cacheTempPath(".o"); // this process's first: it keeps the live one's
+  EXPECT_EQ(temps(tmp.file("tmp")).size(), 1u);
+  close(go[1]);
+  ASSERT_EQ(waitpid(live, &status, 0), live);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a live temporary was removed";
+  // The live one has exited too (without cleaning up: _exit): pruning takes
+  // its lock and leftovers, and keeps this process's claim.
+  EXPECT_GE(cachePruneTemps(), 1u);
+  EXPECT_TRUE(temps(tmp.file("tmp")).empty());
+  EXPECT_EQ(listDir(tmp.file("tmp")).size(), 1u); // this process's lock
 }
 
 TEST(CacheDirTest, ReadOnlyDirectory) {

@@ -661,10 +661,30 @@ TEST(CudaTest, FakeDriverErrors) {
   // Allocation failure.
   Result<std::shared_ptr<CudaDevice>> dev = CudaDevice::get();
   ASSERT_TRUE(dev.ok());
+  // Device memory draws from the memory budget (Memory.h, issue 32): past
+  // it, an error before the driver is asked; within it, the driver's own.
+  uint64_t inUse = memoryInUse();
   Result<DeviceBuffer> huge = DeviceBuffer::allocate(*dev, size_t(1) << 50);
   ASSERT_FALSE(huge.ok());
-  EXPECT_EQ(huge.error(), "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory) allocating " +
-                              std::to_string(size_t(1) << 50) + " bytes");
+  EXPECT_EQ(huge.error().rfind("cannot allocate " + std::to_string(size_t(1) << 50) +
+                                   " bytes for a CUDA device buffer: over the memory budget of ",
+                               0),
+            0u)
+      << huge.error();
+  ASSERT_TRUE(setMemoryBudget("2P").ok());
+  Result<DeviceBuffer> refused = DeviceBuffer::allocate(*dev, size_t(1) << 50);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error(), "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory) allocating " +
+                                 std::to_string(size_t(1) << 50) + " bytes");
+  clearMemoryBudget();
+  // Neither failure keeps any of the budget.
+  EXPECT_EQ(memoryInUse(), inUse);
+  {
+    Result<DeviceBuffer> small = DeviceBuffer::allocate(*dev, 1000);
+    ASSERT_TRUE(small.ok()) << small.error();
+    EXPECT_EQ(memoryInUse(), inUse + 1000);
+  }
+  EXPECT_EQ(memoryInUse(), inUse);
   // No code at all.
   EXPECT_EQ(Executable::loadCuda(vaddPlan(), "").error(),
             "the CUDA program has neither PTX nor a cubin");

@@ -10,6 +10,7 @@
 
 #include "gtest/gtest.h"
 
+#include <chrono>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -91,6 +92,89 @@ TEST(FileTest, AtomicWriteFileErrors) {
   ASSERT_FALSE(dir.ok());
   EXPECT_EQ(dir.error().rfind("cannot write " + tmp.file("d") + ": ", 0), 0u) << dir.error();
   EXPECT_EQ(listDir(tmp.path()), std::vector<std::string>{"d"});
+}
+
+// Outputs are written all or none (issue 32: a bad later --output failed
+// after earlier ones were written), never over a non-regular file.
+TEST(FileTest, WriteFilesAtomicallyAllOrNone) {
+  TempDir tmp;
+  ASSERT_TRUE(atomicWriteFile(tmp.file("a"), "old a").ok());
+  std::string big(1 << 20, 'b');
+  Result<bool> w = writeFilesAtomically(
+      {{tmp.file("a"), {"new ", "a"}}, {tmp.file("b"), {big}}, {tmp.file("no/c"), {"c"}}});
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error(), "cannot write " + tmp.file("no/c") + ": No such file or directory");
+  EXPECT_EQ(readFile(tmp.file("a")), "old a");
+  EXPECT_EQ(listDir(tmp.path()), std::vector<std::string>{"a"});
+  w = writeFilesAtomically({{tmp.file("a"), {"new ", "a"}}, {tmp.file("b"), {big}}});
+  ASSERT_TRUE(w.ok()) << w.error();
+  EXPECT_EQ(readFile(tmp.file("a")), "new a");
+  EXPECT_EQ(readFile(tmp.file("b")), big);
+  // A FIFO is refused and stays a FIFO; nothing else is written.
+  ASSERT_EQ(mkfifo(tmp.file("f").c_str(), 0600), 0);
+  w = writeFilesAtomically({{tmp.file("c"), {"c"}}, {tmp.file("f"), {"f"}}});
+  ASSERT_FALSE(w.ok());
+  EXPECT_EQ(w.error(), "cannot write " + tmp.file("f") +
+                           ": it is a FIFO, not a regular file (uop writes only regular files)");
+  struct stat st;
+  ASSERT_EQ(lstat(tmp.file("f").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+  EXPECT_NE(access(tmp.file("c").c_str(), F_OK), 0);
+  // A symbolic link keeps pointing at the file, which is replaced.
+  ASSERT_EQ(symlink("a", tmp.file("l").c_str()), 0);
+  ASSERT_TRUE(atomicWriteFile(tmp.file("l"), "via link").ok());
+  ASSERT_EQ(lstat(tmp.file("l").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_EQ(readFile(tmp.file("a")), "via link");
+}
+
+TEST(FileTest, CheckOutputPath) {
+  TempDir tmp;
+  ASSERT_TRUE(atomicWriteFile(tmp.file("in"), "input").ok());
+  ASSERT_EQ(symlink("in", tmp.file("alias").c_str()), 0);
+  EXPECT_TRUE(checkOutputPath(tmp.file("out"), {tmp.file("in")}).ok());
+  Result<bool> r = checkOutputPath(tmp.file("in"), {tmp.file("in")});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), tmp.file("in") + ": is also an input (uop never writes over an input)");
+  r = checkOutputPath(tmp.file("alias"), {tmp.file("in")});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), tmp.file("alias") + ": is also an input (" + tmp.file("in") +
+                           ") (uop never writes over an input)");
+  r = checkOutputPath("/dev/null");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "/dev/null: is a character device, not a regular file (uop writes only "
+                       "regular files)");
+  r = checkOutputPath(tmp.path());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), tmp.path() + ": is a directory, not a regular file (uop writes only "
+                                    "regular files)");
+  r = checkOutputPath(tmp.file("in/x"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), tmp.file("in/x") + ": cannot write: Not a directory");
+}
+
+// Input from a pipe, a FIFO or a device is bounded in size and in waiting
+// (issue 32: a FIFO nobody writes hung the tools, /dev/zero never ended).
+TEST(FileTest, ReadInputFileBounded) {
+  TempDir tmp;
+  ASSERT_TRUE(atomicWriteFile(tmp.file("r"), "regular").ok());
+  Result<std::string> r = readInputFile(tmp.file("r"));
+  ASSERT_TRUE(r.ok()) << r.error();
+  EXPECT_EQ(*r, "regular");
+  r = readInputFile("/dev/zero", 1 << 20);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "/dev/zero: more than 1048576 bytes from a character device (not a "
+                       "regular file)");
+  ASSERT_EQ(mkfifo(tmp.file("f").c_str(), 0600), 0);
+  auto t0 = std::chrono::steady_clock::now();
+  r = readInputFile(tmp.file("f"), 1 << 20, /*timeoutSeconds=*/1);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), tmp.file("f") + ": cannot read: no data for 1 s (is anything writing to it?)");
+  EXPECT_LT(seconds, 5);
+  r = readInputFile(tmp.path());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), tmp.path() + ": cannot read: Is a directory");
 }
 
 } // namespace

@@ -309,6 +309,45 @@ TEST(LoaderTest, CorruptCacheEntryIsRefusedThenRebuilt) {
       << k.error();
 }
 
+// Another machine's library installed with its own (matching) checksum
+// failed at dlopen on every run (issue 32): the library lookup removes it
+// with one line, and the lookup is a miss.
+TEST(LoaderTest, ForeignLibraryInTheCacheIsRebuilt) {
+  if (!haveCompiler())
+    GTEST_SKIP() << "no C compiler (cc)";
+  TempDir cache;
+  ScopedEnv env("UOP_CACHE", cache.path().c_str());
+  std::string good = compileCached("-O1");
+  ASSERT_FALSE(good.empty());
+#if defined(__x86_64__)
+  std::string foreign = patched(good, 18, std::string("\xb7\x00", 2));
+#else
+  std::string foreign = patched(good, 18, std::string("\x3e\x00", 2));
+#endif
+  std::string key = hashKey("foreign");
+  std::string t = cacheTempPath(".so");
+  ASSERT_TRUE(test::writeFile(t, foreign));
+  Result<std::string> path = cacheInstall(t, key, ".so");
+  ASSERT_TRUE(path.ok()) << path.error();
+  EXPECT_EQ(cacheLookup(key, ".so"), *path); // its checksum matches
+  std::string warning;
+  EXPECT_EQ(cacheLookupLibrary(key, &warning), "");
+  EXPECT_EQ(warning.rfind("the cache entry " + *path + " is not a library for this machine: an "
+                          "ELF file for ", 0),
+            0u)
+      << warning;
+  EXPECT_NE(warning.find("; rebuilding it"), std::string::npos) << warning;
+  EXPECT_EQ(cacheLookup(key, ".so"), "");
+  // A good one is found.
+  std::string goodKey = hashKey("good");
+  t = cacheTempPath(".so");
+  ASSERT_TRUE(test::writeFile(t, test::readFile(good)));
+  path = cacheInstall(t, goodKey, ".so");
+  ASSERT_TRUE(path.ok());
+  EXPECT_EQ(cacheLookupLibrary(goodKey, &warning), *path);
+  EXPECT_EQ(warning, "");
+}
+
 TEST(TimingTest, TimeRunsAndMedian) {
   int calls = 0;
   std::vector<double> t = timeRuns([&] { ++calls; }, 5);

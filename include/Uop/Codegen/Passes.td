@@ -321,4 +321,30 @@ def UopLanesToLoopsPass : Pass<"uop-lanes-to-loops", "::mlir::func::FuncOp"> {
                            "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
 }
 
+def UopKernelAllocatorPass : Pass<"uop-kernel-allocator", "::mlir::ModuleOp"> {
+  let summary = "Kernels' heap allocations through the runtime's allocator";
+  let description = [{
+    A kernel's alloc larger than the stack takes is on the heap: a
+    `memref.alloc` that `finalize-memref-to-llvm{use-generic-functions}`
+    turns into calls of `_mlir_memref_to_llvm_alloc` and
+    `_mlir_memref_to_llvm_free`. This pass defines them in the module (an
+    LLVM-dialect module, after that conversion): each calls the function the
+    exported global `uop_rt_alloc_hook` (`uop_rt_free_hook`) points at,
+    which the runtime's loader sets to its allocator, drawing from the
+    memory budget (include/Uop/Runtime/Memory.h); where nothing set it (a
+    library loaded by another program) they call `malloc` and `free`. Either
+    may return null: uop-linearize checks the pointer at the alloc.
+
+    ```mlir
+    llvm.mlir.global external @uop_rt_alloc_hook() : !llvm.ptr
+    llvm.func @_mlir_memref_to_llvm_alloc(%n: i64) -> !llvm.ptr {
+      // the hook if set, else malloc(%n)
+    }
+    ```
+
+    A module that declares neither function is left as it is.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // UOP_CODEGEN_PASSES_TD

@@ -81,8 +81,11 @@ def UopLinearizePass : Pass<"uop-linearize", "::mlir::func::FuncOp"> {
     vector access, from 0, where the lanes' span fits the memory). Proven
     indices are proven in every lane (the analysis runs on the uop graph)
     and carry no check there either. The kernel's `uop.checks` attribute
-    lists its checks by id: `{kind = "index" | "div-zero" | "mod-zero" |
-    "div-overflow" | "mod-overflow", loc = <the op's location>}`.
+    lists its checks by id: `{kind = "index" | "axis" | "div-zero" |
+    "mod-zero" | "div-overflow" | "mod-overflow", loc = <the op's
+    location>}`. A `uop.check_index` (uop-rangeify's, one per axis of a
+    value-level gather that the analysis cannot prove) is an "axis" check:
+    the index in `[0, size)` of its axis, 0 when it fails.
 
     ```mlir
     // before: C[i] = A[i] + 1.0 for i < 16

@@ -163,12 +163,37 @@ def Uop_IndexOp : Uop_Op<"index", [Pure,
   let hasVerifier = 1;
 }
 
+def Uop_CheckIndexOp : Uop_Op<"check_index", [Pure]> {
+  let summary = "a data-dependent index checked against the size of its axis";
+  let description = [{
+    uop-rangeify makes one for each axis of a value-level `uop.index` whose
+    index the bounds analysis cannot prove in `[0, size)`: a view (stack,
+    reshape, expand, shrink, permute) turns the index into one over its
+    source, where an index out of range on one axis reads a neighbour's
+    element (or, through an expand or a stack, any element at all). Its
+    value is `index`. With run-time checks (uop-linearize `checks=true`, the
+    default) an index outside `[0, size)` is a failed check of kind
+    `"axis"` at the `uop.index`'s location, with the index and the size, and
+    the value is 0; unchecked it is `index` as it is.
+
+    ```mlir
+    %j = uop.check_index %i, 3
+    ```
+  }];
+  let arguments = (ins I32:$index, I64Attr:$size);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$index `,` $size attr-dict";
+}
+
 def Uop_CastOp : Uop_Op<"cast", [Pure,
     InferTypeOpAdaptor,
     DeclareOpInterfaceMethods<InferIntRangeInterface, ["inferResultRanges"]>]> {
   let summary = "convert to another dtype (C semantics)";
   let description = [{
-    Float to int truncates toward zero, as C does; the shape is kept.
+    Float to int truncates toward zero, as C does, and saturates where C
+    is undefined: NaN is 0, a value past the i32 range (+-inf included) is
+    INT32_MAX or INT32_MIN. Folding, the CPU, emulation and the GPU agree.
+    The shape is kept.
 
     ```mlir
     %0 = uop.cast %x : tensor<4xi32> to f32    // tensor<4xf32>

@@ -78,8 +78,13 @@ enum class AluKind {
 /// The ALU kind of a uop operation, or nothing when `op` is not an ALU op.
 std::optional<AluKind> getAluKind(Operation *op);
 
+/// A float as an i32, as every uop cast gives it: truncated toward zero,
+/// NaN 0, values past the i32 range (+-inf included) INT32_MAX / INT32_MIN.
+int64_t saturateToI32(double x);
+
 /// `truncate(dtype, v)`: brings `v` into the value set of `dtype` (bool:
-/// nonzero; i32: two's complement wrap; f32/f16: round to nearest even).
+/// nonzero; i32: an integer wraps (two's complement), a float saturates
+/// (saturateToI32); f32/f16: round to nearest even).
 /// Nothing when the seed's value is not representable in the dtype: a finite
 /// value of magnitude at least 65520 for f16 (the seed keeps such a value as
 /// a double; C makes it inf), which is then left for run time.

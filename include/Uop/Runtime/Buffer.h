@@ -77,8 +77,9 @@ public:
   /// aborting: "invalid shape (2, -1) for an f32 buffer: dimension 1 is
   /// negative", "cannot allocate N bytes for an f32 buffer of shape S: the
   /// size overflows 64 bits", "...: more than the limit of L bytes (the
-  /// physical memory; set UOP_MAX_ALLOC_BYTES to change it)", "...: out of
-  /// memory". Never throws (std::bad_alloc included) and never aborts.
+  /// physical memory; set UOP_MAX_ALLOC_BYTES to change it)", "...: over
+  /// the memory budget of B bytes (...)" (Memory.h: every buffer's storage
+  /// draws from the budget until it is freed), "...: out of memory". Never throws (std::bad_alloc included) and never aborts.
   static Result<HostBuffer> create(DType dtype, std::vector<int64_t> shape);
   /// A buffer over `data`, C-contiguous elements of `dtype` and `shape`, that
   /// it does not own: it keeps `owner` (e.g. a numpy array the Python
@@ -145,7 +146,9 @@ private:
     size_t bytes;
     std::shared_ptr<void> owner;
   };
-  static std::unique_ptr<void, FreeDeleter> allocStorage(size_t bytes, bool zero);
+  static std::unique_ptr<void, FreeDeleter> allocStorage(size_t bytes, bool zero, bool force,
+                                                         const std::string &what,
+                                                         std::string *why);
   DType dt = DType::F32;
   std::vector<int64_t> dims{0};
   int64_t count = 0;

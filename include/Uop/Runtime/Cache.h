@@ -17,6 +17,9 @@
 // returning a path. An entry that fails (truncated by a full disk or a crash, a
 // flipped byte, a foreign file, an entry of an older uop without a checksum) is
 // removed and reported, and the lookup is a miss, so the caller rebuilds it.
+// What is in the place of the cache's own files is healed the same way: a
+// directory where an entry or its checksum file belongs is removed, and a
+// file where tmp/ or checksums/ belongs is replaced by the directory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,19 +110,25 @@ Result<bool> cacheVerify(const std::string &entryPath);
 Result<std::string> cacheInstall(const std::string &tmpPath, const std::string &key,
                                  const std::string &ext);
 
-/// A fresh file name in cacheDir()/tmp (created on demand), unique across
-/// processes and threads (pid, counter and random bits), ending in `ext`. The
-/// file itself is not created.
+/// A fresh file name in cacheDir()/tmp (created on demand, healed when
+/// something else is in its place), unique across processes and threads,
+/// ending in `ext`. The file itself is not created. The name carries this
+/// process's claim: the first call for a directory creates the hidden lock
+/// file ".TOKEN.lock" there, held with flock(2) while the process lives, and
+/// names its temporaries "TOKEN-N.ext"; it also removes every temporary of a
+/// claim whose lock it can take (a process killed mid-compile), and at a
+/// normal exit the process removes its own claim and leftovers.
 std::string cacheTempPath(const std::string &ext);
 
 /// Removes the cached artifact `key` + `ext` (e.g. one that failed to load)
 /// and its checksum file; true if the artifact existed.
 bool cacheRemove(const std::string &key, const std::string &ext);
 
-/// Removes files in cacheDir()/tmp last modified more than `maxAgeSeconds`
-/// ago: the leftovers of processes that died between cacheTempPath() and
-/// cacheInstall(). Young files may belong to a compile in progress and are
-/// kept. Returns the number removed.
+/// Removes from cacheDir()/tmp the temporaries of processes that are gone
+/// (their claims' locks are free; see cacheTempPath) and any other file
+/// last modified more than `maxAgeSeconds` ago. Young files of a live
+/// process may belong to a compile in progress and are kept. Returns the
+/// number of files removed.
 size_t cachePruneTemps(int64_t maxAgeSeconds = 24 * 3600);
 
 } // namespace uop::rt

@@ -35,6 +35,9 @@ struct RunRequest {
   bool print = false;               ///< print the values (or the buffers written)
   uint64_t bench = 0;               ///< time this many runs instead of one
   bool profile = false;             ///< then print one line per kernel (its best of 3 runs)
+  /// Other files the run reads (the program, the bundle): no --output may
+  /// name one.
+  std::vector<std::string> extraInputs;
 };
 
 /// Splits "SLOT=FILE" of `--flag` (an error names the flag).
@@ -50,6 +53,15 @@ std::string formatPlan(const HostPlan &plan);
 
 /// Runs `exe` as `request` says, printing to `out`. Every error is one line
 /// (no prefix) that names the slot or flag and what was expected.
+/// The files of `request` checked before anything is compiled or run: each
+/// --output is new or a regular file, no input (an --input file or one of
+/// `extraInputs`) and no other output.
+Result<bool> checkRequestFiles(const RunRequest &request);
+
+/// Runs `exe` as `request` says: buffers from the inputs (random or zeroed),
+/// one run (or `bench` runs), then every output written or none
+/// (writeFilesAtomically, after checking each as checkRequestFiles does and
+/// its slot or value), then the printing and the profile.
 Result<bool> runRequest(Executable &exe, const RunRequest &request, std::FILE *out);
 
 } // namespace uop::rt

@@ -140,7 +140,7 @@ public:
 
   /// The values of a shaped program after a run, copied out of the argument
   /// buffers (one per non-temporary argument, in plan order) with their shapes.
-  std::vector<HostBuffer> values(const std::vector<const HostBuffer *> &argBuffers) const;
+  Result<std::vector<HostBuffer>> values(const std::vector<const HostBuffer *> &argBuffers) const;
 
 private:
   Executable(HostPlan plan, std::string library, CpuKernel kernel);

@@ -77,6 +77,17 @@ private:
 /// it: "x86-64", "AArch64", ... ("unknown" where the loader does not check).
 std::string hostMachine();
 
+/// Why `file` is not a complete ELF shared object for this machine (its
+/// class, byte order, machine and type; segments within the file), or "".
+std::string sharedLibraryProblem(const std::string &file);
+
+/// cacheLookup(key, ".so", warning) for a library this process can load: an
+/// entry that verifies but is not one (another machine's library with its
+/// own checksum would fail at dlopen on every run) is removed and reported
+/// the same way ("the cache entry PATH is not a library for this machine:
+/// ...; rebuilding it"), and the lookup is a miss.
+std::string cacheLookupLibrary(const std::string &key, std::string *warning);
+
 /// Runs `fn` once to warm up, then `reps` timed times; returns the per-run
 /// wall-clock seconds, sorted ascending. Nothing runs when reps <= 0.
 std::vector<double> timeRuns(const std::function<void()> &fn, int reps);

@@ -19,18 +19,24 @@ namespace uop::rt {
 /// including () and (n,). Anything else is an error that names the file and
 /// what is wrong, e.g. "x.npy: unsupported dtype '<f8' (uop reads bool, i32,
 /// f16, f32)"; no input makes it crash. Bytes after the array are ignored, as
-/// np.load does.
+/// np.load does; from a pipe, FIFO or device they are not even read (the
+/// header says how much to read; each wait for data is bounded).
 Result<HostBuffer> readNpy(const std::string &path);
 
 /// Like readNpy, on `size` bytes in memory; `name` prefixes the errors.
 Result<HostBuffer> readNpyFromMemory(const void *data, size_t size, const std::string &name);
 
 /// Writes `buf` as a version 1.0 .npy file (2.0 if the header needs it) that
-/// np.load reads back with the same dtype and shape.
+/// np.load reads back with the same dtype and shape, atomically
+/// (atomicWriteFile: a temporary beside `path`, renamed when complete; a
+/// non-regular `path` is refused).
 Result<bool> writeNpy(const std::string &path, const HostBuffer &buf);
 
 /// The bytes writeNpy writes, as a string.
 std::string encodeNpy(const HostBuffer &buf);
+
+/// The header part of encodeNpy (the data follows it).
+std::string encodeNpyHeader(const HostBuffer &buf);
 
 } // namespace uop::rt
 

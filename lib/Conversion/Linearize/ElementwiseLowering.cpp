@@ -217,9 +217,31 @@ struct CastLowering : ElementwiseOpLowering<CastOp> {
       return arith::SIToFPOp::create(b, loc, xs.shaped(to), x);
     }
     // To i32.
-    if (isFloatDType(from))
-      return arith::FPToSIOp::create(b, loc, xs.shaped(to), x); // C truncation toward zero
+    if (isFloatDType(from)) {
+      // Truncation toward zero, saturating (UopSemantics.h saturateToI32:
+      // what folding gives): NaN is 0, past the range its nearest end.
+      // fptosi alone is poison there (x86 gave INT_MIN for all three).
+      Value t = arith::FPToSIOp::create(b, loc, xs.shaped(to), x);
+      auto f = [&](double v) { return constLike(b, x, b.getFloatAttr(from, v)); };
+      auto i = [&](int64_t v) { return constLike(b, t, b.getI32IntegerAttr(v)); };
+      using P = arith::CmpFPredicate;
+      // +-2^31 are exact in f32 and +-inf in f16 (whose finite values fit).
+      Value big = arith::CmpFOp::create(b, loc, P::OGE, x, f(2147483648.0));
+      Value small = arith::CmpFOp::create(b, loc, P::OLE, x, f(-2147483648.0));
+      Value nan = arith::CmpFOp::create(b, loc, P::UNO, x, x);
+      t = arith::SelectOp::create(b, loc, big, i(INT32_MAX), t);
+      t = arith::SelectOp::create(b, loc, small, i(INT32_MIN), t);
+      return arith::SelectOp::create(b, loc, nan, i(0), t);
+    }
     return arith::ExtUIOp::create(b, loc, xs.shaped(to), x);    // bool -> 0/1
+  }
+};
+
+/// An index checked against its axis (RuntimeChecks::checkAxisIndex).
+struct CheckIndexLowering : ElementwiseOpLowering<CheckIndexOp> {
+  Value lower(Operation *op, const ElementwiseOperands &xs,
+              ElementwiseContext &ctx) const override {
+    return ctx.checks.checkAxisIndex(cast<CheckIndexOp>(op), xs[0]);
   }
 };
 
@@ -250,6 +272,7 @@ void mlir::uop::populateElementwiseLowerings(ElementwiseLowerings &table) {
       FloorModLowering,
       OneToOneLowering<uop::WhereOp, arith::SelectOp, 3>,
       CastLowering,
+      CheckIndexLowering,
       RecipLowering,
       UnaryMathLowering<uop::Exp2Op, math::Exp2Op>,
       UnaryMathLowering<uop::Log2Op, math::Log2Op>,

@@ -55,7 +55,11 @@ LogicalResult Emitter::emitAlloc(Operation *op) {
   int64_t bytes = type.getNumElements() * (priv ? jamWidth : 1) *
                   std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
   if (!gpu && bytes > kMaxStackAllocBytes) {
+    // The runtime's allocator (uop-kernel-allocator) draws from the memory
+    // budget and may refuse: a null pointer is a failed check here, and
+    // the rest of the block runs only without it.
     Value mem = memref::AllocOp::create(b, loc, type);
+    checks.checkAlloc(op, mem, bytes);
     heapAllocs.push_back({home, mem});
     mems[op] = mem;
     return success();

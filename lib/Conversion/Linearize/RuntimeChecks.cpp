@@ -16,9 +16,12 @@
 #include "Uop/Conversion/Passes.h"
 
 #include "mlir/Analysis/DataFlow/IntegerRangeAnalysis.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -44,8 +47,9 @@ static Value constIndex(OpBuilder &b, int64_t v) {
 }
 
 void RuntimeChecks::addRecord(Block *entry, Location loc) {
-  if (enabled)
-    record = entry->addArgument(recordType(b), loc);
+  // Always: a heap allocation is checked even without `checks` (the record
+  // goes again in finish() when nothing is checked).
+  record = entry->addArgument(recordType(b), loc);
 }
 
 Value RuntimeChecks::emitCheck(Location loc, StringRef kind, Value bad, Value value, Value bound) {
@@ -59,6 +63,7 @@ Value RuntimeChecks::emitCheck(Location loc, StringRef kind, Value bad, Value va
     bad = vector::ReductionOp::create(b, loc, vector::CombiningKind::OR, lanesBad);
   OpBuilder::InsertionGuard guard(b);
   auto ifBad = scf::IfOp::create(b, loc, bad, /*withElseRegion=*/false);
+  checkIfs.push_back(ifBad);
   b.setInsertionPoint(ifBad.thenBlock()->getTerminator());
   Value one = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1);
   Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
@@ -148,7 +153,117 @@ void RuntimeChecks::checkIndex(IndexOp op, Value &i, Value &base, int64_t stride
   }
 }
 
+Value RuntimeChecks::checkAxisIndex(CheckIndexOp op, Value i) {
+  if (!enabled)
+    return i;
+  int64_t n = op.getSize();
+  auto r = rangeOf(op.getIndex());
+  if (r && r->first >= 0 && r->second < n)
+    return i;
+  Location loc = op.getLoc();
+  Value bound = arith::ConstantIntOp::create(b, loc, b.getI32Type(), n);
+  Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, i, lanesLike(b, i, bound));
+  emitCheck(loc, "axis", bad, i, bound);
+  return arith::SelectOp::create(b, loc, bad, constLike(b, i, b.getI32IntegerAttr(0)), i);
+}
+
+void RuntimeChecks::checkAlloc(Operation *op, Value mem, int64_t bytes) {
+  Location loc = op->getLoc();
+  Value ptr = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, mem);
+  Value bad = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, ptr, constIndex(b, 0));
+  // The size in the record's two words: its low 31 bits as the value, the
+  // rest as the bound.
+  auto i32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v); };
+  emitCheck(loc, "alloc", bad, i32(bytes & 0x7fffffff), i32(bytes >> 31));
+  allocChecks.push_back({checkIfs.back(), bad});
+}
+
+void RuntimeChecks::guardAfterAllocs() {
+  // Latest first: an earlier allocation's guard then holds the later ones'.
+  for (auto &[ifBad, bad] : llvm::reverse(allocChecks)) {
+    Block *block = ifBad->getBlock();
+    SmallVector<Operation *> rest;
+    for (Operation *op = ifBad->getNextNode(); op && op != block->getTerminator();
+         op = op->getNextNode())
+      if (!isa<memref::DeallocOp>(op)) // every allocation is freed (null is)
+        rest.push_back(op);
+    if (rest.empty())
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(ifBad);
+    Location loc = ifBad->getLoc();
+    Value ok = arith::XOrIOp::create(b, loc, bad,
+                                     arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
+    auto ifOk = scf::IfOp::create(b, loc, ok, /*withElseRegion=*/false);
+    Operation *term = ifOk.thenBlock()->getTerminator();
+    for (Operation *op : rest)
+      op->moveBefore(term);
+  }
+}
+
+/// Whether `op` holds a GPU barrier.
+static bool holdsBarrier(Operation *op) {
+  return op->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); }).wasInterrupted();
+}
+
+void RuntimeChecks::stopAtFirstFailure(func::FuncOp func) {
+  // The loops around the checks, innermost first, each once.
+  llvm::SetVector<Operation *> loops;
+  for (Operation *check : checkIfs)
+    for (Operation *p = check->getParentOp(); p && p != func; p = p->getParentOp())
+      if (isa<scf::ForOp, scf::ParallelOp>(p))
+        loops.insert(p);
+  auto noFailure = [&](Location loc) {
+    Value n = memref::LoadOp::create(b, loc, record, ValueRange{constIndex(b, 0)});
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, n,
+                                 arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0))
+        .getResult();
+  };
+  OpBuilder::InsertionGuard guard(b);
+  for (Operation *loop : loops) {
+    if (holdsBarrier(loop))
+      continue; // every GPU thread must reach the barrier
+    Location loc = loop->getLoc();
+    if (auto par = dyn_cast<scf::ParallelOp>(loop)) {
+      // An iteration starts only while nothing failed.
+      Block *body = par.getBody();
+      SmallVector<Operation *> ops;
+      for (Operation &op : body->without_terminator())
+        ops.push_back(&op);
+      b.setInsertionPointToStart(body);
+      auto ifOk = scf::IfOp::create(b, loc, noFailure(loc), /*withElseRegion=*/false);
+      for (Operation *op : ops)
+        op->moveBefore(ifOk.thenBlock()->getTerminator());
+      continue;
+    }
+    // for (i = lb; i < ub && record[0] == 0; i += step)
+    auto f = cast<scf::ForOp>(loop);
+    if (f.getNumResults() != 0)
+      continue; // the emitter's loops carry no values
+    b.setInsertionPoint(f);
+    Type ivType = f.getInductionVar().getType();
+    auto w = scf::WhileOp::create(b, loc, TypeRange{ivType}, ValueRange{f.getLowerBound()});
+    Block *before = b.createBlock(&w.getBefore(), {}, {ivType}, {loc});
+    Value iv = before->getArgument(0);
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, iv, f.getUpperBound());
+    Value go = arith::AndIOp::create(b, loc, inRange, noFailure(loc));
+    scf::ConditionOp::create(b, loc, go, ValueRange{iv});
+    Block *after = b.createBlock(&w.getAfter(), {}, {ivType}, {loc});
+    Block *body = f.getBody();
+    f.getInductionVar().replaceAllUsesWith(after->getArgument(0));
+    after->getOperations().splice(after->end(), body->getOperations(), body->begin(),
+                                  std::prev(body->end()));
+    b.setInsertionPointToEnd(after);
+    Value next = arith::AddIOp::create(b, loc, after->getArgument(0), f.getStep());
+    scf::YieldOp::create(b, loc, ValueRange{next});
+    f.erase();
+  }
+}
+
 void RuntimeChecks::finish(func::FuncOp func, Block *entry, SmallVectorImpl<Type> &argTypes) {
+  guardAfterAllocs();
+  if (!checkList.empty())
+    stopAtFirstFailure(func);
   // The check record is an argument only of a kernel that checks something.
   if (record && checkList.empty())
     entry->eraseArgument(cast<BlockArgument>(record).getArgNumber());

@@ -36,6 +36,9 @@ public:
   /// Whether checks are emitted at all.
   bool isEnabled() const { return enabled; }
 
+  /// The kernel's check record, if it has one.
+  Value getRecord() const { return record; }
+
   /// The bounds analysis's signed range of the i32 (or i1) uop value `v`,
   /// if it has one: what needs no check, and what the division fast path
   /// relies on.
@@ -67,9 +70,26 @@ public:
   /// 0 and `base` null (lane by lane).
   void checkIndex(IndexOp op, Value &i, Value &base, int64_t stride, int64_t lanes);
 
+  /// The index `i` (scalar or lanes) of `op` checked against its axis's
+  /// size, unless the bounds analysis proves it: a failed check of kind
+  /// "axis", and 0 in each failing lane. `i` as it is without checks.
+  Value checkAxisIndex(CheckIndexOp op, Value i);
+
+  /// Checks the heap allocation `mem` (a memref.alloc of `bytes` bytes
+  /// made for `op`) against a null pointer: the allocator draws from the
+  /// memory budget and may refuse. Everything after the check in its block
+  /// runs only when the allocation succeeded (finish() moves it under the
+  /// check), so nothing touches a null memref. Emitted even without
+  /// `checks`: a failed allocation is never left to fault.
+  void checkAlloc(Operation *op, Value mem, int64_t bytes);
+
   /// Ends the kernel `func` whose body is `entry`: the record stays an
   /// argument (appended to `argTypes`) only if something was checked, and
-  /// the `uop.checks` attribute lists the checks.
+  /// the `uop.checks` attribute lists the checks. A kernel with checks
+  /// stops at its first failed one: each serial loop around a check leaves
+  /// when the record holds a failure (a while loop that tests it with its
+  /// bound), and each parallel iteration starts only without one; loops
+  /// with a barrier in them run on (every GPU thread must reach it).
   void finish(func::FuncOp func, Block *entry, SmallVectorImpl<Type> &argTypes);
 
 private:
@@ -80,6 +100,14 @@ private:
   Value record;
   /// {kind, loc} by id.
   SmallVector<Attribute> checkList;
+  /// The `scf.if` of each check emitted.
+  SmallVector<Operation *> checkIfs;
+  /// The checks of heap allocations: the rest of their block goes under them.
+  SmallVector<std::pair<Operation *, Value>> allocChecks;
+  /// Wraps what follows each heap allocation's check in `scf.if !failed`.
+  void guardAfterAllocs();
+  /// Makes each loop around a check stop at the first failure.
+  void stopAtFirstFailure(func::FuncOp func);
 };
 
 } // namespace mlir::uop

@@ -4,6 +4,7 @@
 
 #include "Uop/IR/UopTarget.h"
 #include "Uop/Runtime/Cache.h"
+#include "Uop/Runtime/Loader.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -179,7 +180,10 @@ FailureOr<std::string> mlir::uop::compileToSharedLibrary(ModuleOp module,
       "\n// features=" + tm->getTargetFeatureString().str() + "\n// O" +
       std::to_string(options.optLevel) + (options.fastCodegen ? " fast-codegen" : "") +
       "\n// uop-cpu-v4");
-  std::string cached = ::uop::rt::cacheLookup(key, ".so");
+  std::string warning;
+  std::string cached = ::uop::rt::cacheLookupLibrary(key, &warning);
+  if (!warning.empty())
+    llvm::errs() << "uop: warning: " << warning << "\n";
   if (!cached.empty())
     return cached;
   // A cache that cannot take the library is one line, before any work.
