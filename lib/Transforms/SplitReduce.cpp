@@ -5,8 +5,9 @@
 // step's weight, bias and layernorm gradients: 64 to 12,288 outputs summed
 // over 1,024 rows took 3.2 of the step's 5 ms on an H200). This pass splits
 // such a reduce into two (tinygrad's `split_reduceop`): G partial sums per
-// output, materialized (`uop.stage`, a kernel boundary), then summed. The
-// first kernel has G times the threads and 1/G of the walk.
+// output, then their sum. uop-kernelize makes a kernel of a reduce that
+// feeds a reduce (unless `fuse-reduce`), so the partial sums are a kernel's
+// output: the first kernel has G times the threads and 1/G of the walk.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,7 +83,7 @@ struct UopSplitReducePass : uop::impl::UopSplitReducePassBase<UopSplitReducePass
       if (!g)
         continue;
       // x: P + (first, rest...) -> P + (G, first/G, rest...), reduced over
-      // its last `pop` axes to P + (G), staged, reduced over G.
+      // its last `pop` axes to P + (G), reduced over G.
       OpBuilder b(r);
       Location loc = r.getLoc();
       SmallVector<int64_t> split(in.begin(), in.begin() + lead);
@@ -91,8 +92,7 @@ struct UopSplitReducePass : uop::impl::UopSplitReducePassBase<UopSplitReducePass
       split.append(in.begin() + lead + 1, in.end());
       Value view = ReshapeOp::create(b, loc, r.getSrc(), b.getDenseI64ArrayAttr(split));
       Value parts = ReduceOp::create(b, loc, view, r.getKindAttr(), r.getPopAttr());
-      Value staged = StageOp::create(b, loc, parts.getType(), parts);
-      Value total = ReduceOp::create(b, loc, staged, r.getKindAttr(), b.getI64IntegerAttr(1));
+      Value total = ReduceOp::create(b, loc, parts, r.getKindAttr(), b.getI64IntegerAttr(1));
       r.getResult().replaceAllUsesWith(total);
       r.erase();
       ++numSplit;

@@ -12,11 +12,10 @@
 // A bias gradient: 64 outputs summed over 1024 rows. G is the largest power
 // of two up to 256 that leaves 16 elements a part: 64.
 // CHECK-LABEL: func.func @bias_grad
-// CHECK:         %[[X:.*]] = uop.buffer 0
+// CHECK:         %[[X:.*]] = uop.reshape %{{.*}}, [64, 1024]
 // CHECK:         %[[V:.*]] = uop.reshape %[[X]], [64, 64, 16] : tensor<64x1024xf32>
 // CHECK:         %[[P:.*]] = uop.reduce %[[V]] <add> pop 1 : tensor<64x64x16xf32>
-// CHECK:         %[[S:.*]] = uop.stage %[[P]] : tensor<64x64xf32>
-// CHECK:         %[[R:.*]] = uop.reduce %[[S]] <add> pop 1 : tensor<64x64xf32>
+// CHECK:         %[[R:.*]] = uop.reduce %[[P]] <add> pop 1 : tensor<64x64xf32>
 // CHECK:         return %[[R]]
 // Two kernels: the partial sums (64 x 64 outputs), then their sum.
 // KERNELS-LABEL: func.func private @r_64_64
@@ -24,13 +23,14 @@
 // KERNELS-LABEL: func.func @bias_grad
 // KERNELS-COUNT-2: uop.launch
 // CPU-LABEL:     func.func @bias_grad
-// CPU-NOT:       uop.stage
+// CPU-NOT:       uop.reshape %{{.*}}, [64, 64, 16]
 // CPU:           uop.reduce %{{.*}} <add> pop 1 : tensor<64x1024xf32>
 // MIN-LABEL:     func.func @bias_grad
-// MIN-NOT:       uop.stage
+// MIN-NOT:       pop 1 : tensor<64x64xf32>
 // BAD: error: uop-split-reduce: min-reduce must be >= 2 and min-part >= 1
 func.func @bias_grad() -> tensor<64xf32> {
-  %x = uop.buffer 0 : tensor<64x1024xf32>
+  %xf = uop.buffer 0 : tensor<65536xf32>
+  %x = uop.reshape %xf, [64, 1024] : tensor<65536xf32>
   %r = uop.reduce %x <add> pop 1 : tensor<64x1024xf32>
   return %r : tensor<64xf32>
 }
@@ -43,20 +43,20 @@ func.func @bias_grad() -> tensor<64xf32> {
 // CHECK-LABEL: func.func @weight_grad
 // CHECK:         uop.reshape %{{.*}}, [192, 64, 8, 128]
 // CHECK:         uop.reduce %{{.*}} <add> pop 1 : tensor<192x64x8x128xf32>
-// CHECK:         uop.stage
 // CHECK:         uop.reduce %{{.*}} <add> pop 1 : tensor<192x64x8xf32>
 // SM80-LABEL:    func.func @weight_grad
 // SM80:          uop.reshape %{{.*}}, [192, 64, 8, 128]
 // CHECK-LABEL: func.func @max_two_axes
 // CHECK:         uop.reshape %{{.*}}, [16, 32, 1, 32] : tensor<16x32x32xf32>
 // CHECK:         uop.reduce %{{.*}} <max> pop 2 : tensor<16x32x1x32xf32>
-// CHECK:         uop.stage
 // CHECK:         uop.reduce %{{.*}} <max> pop 1 : tensor<16x32xf32>
 // MIN-LABEL:     func.func @max_two_axes
-// MIN-NOT:       uop.stage
+// MIN-NOT:       uop.reshape %{{.*}}, [16, 32, 1, 32]
 func.func @weight_grad() -> tensor<192x64xf32> {
-  %a = uop.buffer 0 : tensor<192x1x1024xf32>
-  %b = uop.buffer 1 : tensor<1x64x1024xf32>
+  %af = uop.buffer 0 : tensor<196608xf32>
+  %a = uop.reshape %af, [192, 1, 1024] : tensor<196608xf32>
+  %bf = uop.buffer 1 : tensor<65536xf32>
+  %b = uop.reshape %bf, [1, 64, 1024] : tensor<65536xf32>
   %ae = uop.expand %a, [192, 64, 1024] : tensor<192x1x1024xf32>
   %be = uop.expand %b, [192, 64, 1024] : tensor<1x64x1024xf32>
   %p = uop.mul %ae, %be : tensor<192x64x1024xf32>
@@ -64,7 +64,8 @@ func.func @weight_grad() -> tensor<192x64xf32> {
   return %r : tensor<192x64xf32>
 }
 func.func @max_two_axes() -> tensor<16xf32> {
-  %x = uop.buffer 0 : tensor<16x32x32xf32>
+  %xf = uop.buffer 0 : tensor<16384xf32>
+  %x = uop.reshape %xf, [16, 32, 32] : tensor<16384xf32>
   %r = uop.reduce %x <max> pop 2 : tensor<16x32x32xf32>
   return %r : tensor<16xf32>
 }
@@ -74,14 +75,18 @@ func.func @max_two_axes() -> tensor<16xf32> {
 // Left alone: enough outputs to fill the chip (65,536 > 135,168 / 4), a
 // short axis (100 < 256), and an axis no power of two from 4 divides.
 // CHECK-LABEL: func.func @left_alone
-// CHECK-NOT:     uop.stage
+// CHECK-COUNT-3: uop.reduce
+// CHECK-NOT:     uop.reduce
 // CHECK:         return
 func.func @left_alone() -> (tensor<65536xf32>, tensor<8xf32>, tensor<8xf32>) {
-  %x = uop.buffer 0 : tensor<65536x512xf32>
+  %xf = uop.buffer 0 : tensor<33554432xf32>
+  %x = uop.reshape %xf, [65536, 512] : tensor<33554432xf32>
   %r = uop.reduce %x <add> pop 1 : tensor<65536x512xf32>
-  %y = uop.buffer 1 : tensor<8x100xf32>
+  %yf = uop.buffer 1 : tensor<800xf32>
+  %y = uop.reshape %yf, [8, 100] : tensor<800xf32>
   %s = uop.reduce %y <add> pop 1 : tensor<8x100xf32>
-  %z = uop.buffer 2 : tensor<8x1022xf32>
+  %zf = uop.buffer 2 : tensor<8176xf32>
+  %z = uop.reshape %zf, [8, 1022] : tensor<8176xf32>
   %t = uop.reduce %z <add> pop 1 : tensor<8x1022xf32>
   return %r, %s, %t : tensor<65536xf32>, tensor<8xf32>, tensor<8xf32>
 }

@@ -126,8 +126,9 @@ def UopSplitReducePass : Pass<"uop-split-reduce", "::mlir::ModuleOp"> {
     (not of a kernel) with fewer outputs than a quarter of the threads the
     chip holds (`multiprocessors` x `max_threads`) and at least `min-reduce`
     reduced elements gives the GPU few threads, each walking the whole
-    reduce axis. It becomes G partial reductions per output, staged (a
-    kernel boundary), then reduced over G: its outermost reduced axis of
+    reduce axis. It becomes G partial reductions per output, then a
+    reduction over G (uop-kernelize makes each its own kernel: a reduce that
+    feeds a reduce is materialized, unless `fuse-reduce`): its outermost reduced axis of
     size F is split into (G, F/G), G the largest power of two from 4 to 256
     that divides F, keeps outputs x G within the chip's threads and leaves
     each part `min-part` elements or more. The sum is reassociated (G
@@ -142,8 +143,7 @@ def UopSplitReducePass : Pass<"uop-split-reduce", "::mlir::ModuleOp"> {
     // -> (H200: 132 x 1024 threads; G = 64)
     %v = uop.reshape %x, [64, 64, 16] : tensor<64x1024xf32>
     %p = uop.reduce %v <add> pop 1 : tensor<64x64x16xf32>
-    %s = uop.stage %p : tensor<64x64xf32>
-    %r = uop.reduce %s <add> pop 1 : tensor<64x64xf32>
+    %r = uop.reduce %p <add> pop 1 : tensor<64x64xf32>
     ```
   }];
   let options = [
