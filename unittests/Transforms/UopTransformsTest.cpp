@@ -86,8 +86,14 @@ TEST_F(UopTransformsTest, ExecAluSemantics) {
   EXPECT_FALSE(i32(AluKind::FloorDiv, context, INT32_MIN, -1)); // traps in C
   EXPECT_FALSE(i32(AluKind::FloorDiv, context, 1, 0));
   EXPECT_FALSE(i32(AluKind::FloorMod, context, 1, 0));
-  EXPECT_FALSE(execAlu(AluKind::Cast, i32t, {Scalar::real(INFINITY)}));
-  EXPECT_FALSE(execAlu(AluKind::Cast, i32t, {Scalar::real(NAN)}));
+  // Float -> int saturates (uop.cast's rule, which folding, the CPU,
+  // emulation and the GPU share): +-inf and values past i32 at its ends,
+  // NaN 0.
+  EXPECT_EQ(execAlu(AluKind::Cast, i32t, {Scalar::real(INFINITY)})->i, INT32_MAX);
+  EXPECT_EQ(execAlu(AluKind::Cast, i32t, {Scalar::real(-INFINITY)})->i, INT32_MIN);
+  EXPECT_EQ(execAlu(AluKind::Cast, i32t, {Scalar::real(3e9)})->i, INT32_MAX);
+  EXPECT_EQ(execAlu(AluKind::Cast, i32t, {Scalar::real(-2.7)})->i, -2);
+  EXPECT_EQ(execAlu(AluKind::Cast, i32t, {Scalar::real(NAN)})->i, 0);
   EXPECT_EQ(execAlu(AluKind::Recip, f32, {Scalar::real(-0.0)})->f, -INFINITY);
   EXPECT_EQ(execAlu(AluKind::Log2, f32, {Scalar::real(0.0)})->f, -INFINITY);
   EXPECT_TRUE(std::isnan(execAlu(AluKind::Sqrt, f32, {Scalar::real(-1.0)})->f));

@@ -107,6 +107,20 @@ struct AllocLowering : OpConversionPattern<memref::AllocOp> {
 };
 
 /// memref.dealloc -> `free(p)`.
+/// The address of a buffer as an integer (the run-time check that a heap
+/// allocation did not fail compares it with 0): a cast of the pointer.
+struct ExtractPointerLowering : OpConversionPattern<memref::ExtractAlignedPointerAsIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(memref::ExtractAlignedPointerAsIndexOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type || !isa<emitc::OpaqueType>(adaptor.getSource().getType()))
+      return rewriter.notifyMatchFailure(op, "not a buffer pointer");
+    rewriter.replaceOpWithNewOp<emitc::CastOp>(op, type, adaptor.getSource());
+    return success();
+  }
+};
+
 struct DeallocLowering : OpConversionPattern<memref::DeallocOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(memref::DeallocOp op, OpAdaptor adaptor,
@@ -200,6 +214,7 @@ struct PrefetchLowering : OpConversionPattern<memref::PrefetchOp> {
 void mlir::uop::populateUopMemRefToEmitCPatterns(const CTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   // Above upstream's load, store and alloc, which take arrays only.
-  patterns.add<LoadLowering, StoreLowering, AllocLowering, DeallocLowering, AtomicAddLowering,
+  patterns.add<LoadLowering, StoreLowering, AllocLowering, DeallocLowering, ExtractPointerLowering,
+               AtomicAddLowering,
                PrefetchLowering>(converter, patterns.getContext(), /*benefit=*/2);
 }

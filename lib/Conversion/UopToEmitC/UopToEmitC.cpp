@@ -309,8 +309,10 @@ static void addPrelude(ModuleOp module, bool cuda) {
 /// let DCE remove. The emitter would declare them: -Wunused-variable.
 static void eraseDeadC(ModuleOp module) {
   auto isPure = [](Operation *op) {
+    // (A load of a variable: the value of a loop the run-time checks made a
+    // while, which nothing reads.)
     if (isa<emitc::LiteralOp, emitc::ConstantOp, emitc::SubscriptOp, emitc::AddressOfOp,
-            emitc::GetGlobalOp>(op))
+            emitc::GetGlobalOp, emitc::LoadOp>(op))
       return true;
     if (auto cast = dyn_cast<emitc::CastOp>(op))
       return emitc::isFundamentalType(cast.getSource().getType());
@@ -324,17 +326,42 @@ static void eraseDeadC(ModuleOp module) {
     if (op->getNumResults() && op->use_empty() && isPure(op) && queued.insert(op).second)
       work.push_back(op);
   });
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    SmallVector<Operation *> defs;
-    for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp())
-        defs.push_back(def);
-    op->erase();
-    for (Operation *def : defs)
-      if (def->use_empty() && isPure(def) && queued.insert(def).second)
-        work.push_back(def);
-  }
+  // A local variable that is only assigned (the value of a loop nothing
+  // reads once its loads are gone): its assignments and itself
+  // (-Wunused-but-set-variable). Repeated, as erasing a load frees one.
+  auto eraseWriteOnly = [&] {
+    SmallVector<emitc::VariableOp> vars;
+    module.walk([&](emitc::VariableOp v) {
+      if (llvm::all_of(v->getUsers(), [&](Operation *u) {
+            auto a = dyn_cast<emitc::AssignOp>(u);
+            return a && a.getVar() == v.getResult();
+          }))
+        vars.push_back(v);
+    });
+    for (emitc::VariableOp v : vars) {
+      for (Operation *u : llvm::make_early_inc_range(v->getUsers())) {
+        Operation *def = cast<emitc::AssignOp>(u).getValue().getDefiningOp();
+        u->erase();
+        if (def && def->use_empty() && isPure(def) && queued.insert(def).second)
+          work.push_back(def);
+      }
+      v.erase();
+    }
+    return !vars.empty();
+  };
+  do {
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      SmallVector<Operation *> defs;
+      for (Value v : op->getOperands())
+        if (Operation *def = v.getDefiningOp())
+          defs.push_back(def);
+      op->erase();
+      for (Operation *def : defs)
+        if (def->use_empty() && isPure(def) && queued.insert(def).second)
+          work.push_back(def);
+    }
+  } while (eraseWriteOnly());
 }
 
 /// `(void)v3;` for each parameter a function does not use (a kernel whose
