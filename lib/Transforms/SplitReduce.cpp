@@ -46,6 +46,28 @@ int64_t splitParts(int64_t outputs, int64_t first, int64_t rest, int64_t threads
   return best;
 }
 
+/// Whether `v`, through movement ops, is a 16-bit float or a cast of one.
+bool isHalf(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<ReshapeOp, ExpandOp, PermuteOp, ShrinkOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (auto cast = dyn_cast<CastOp>(def))
+      v = cast.getSrc();
+    break;
+  }
+  Type t = getElementTypeOrSelf(v.getType());
+  return t.isF16() || t.isBF16();
+}
+
+/// A product of two 16-bit float operands: a GEMM the tensor cores take
+/// whole (uop-match-gemm, the `tc` opt), not split.
+bool isHalfProduct(Value src) {
+  auto mul = src.getDefiningOp<MulOp>();
+  return mul && isHalf(mul.getLhs()) && isHalf(mul.getRhs());
+}
+
 struct UopSplitReducePass : uop::impl::UopSplitReducePassBase<UopSplitReducePass> {
   using Base::Base;
   void runOnOperation() override {
@@ -76,7 +98,7 @@ struct UopSplitReducePass : uop::impl::UopSplitReducePassBase<UopSplitReducePass
       for (size_t i = 0; i < in.size(); ++i)
         (i < lead ? outputs : reduced) *= in[i];
       // Enough outputs to fill the chip already, or a short walk.
-      if (reduced < minReduce || outputs * 4 > threads)
+      if (reduced < minReduce || outputs * 4 > threads || isHalfProduct(r.getSrc()))
         continue;
       int64_t first = in[lead];
       int64_t g = splitParts(outputs, first, reduced / first, threads, minPart);

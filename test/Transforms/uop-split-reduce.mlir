@@ -90,3 +90,37 @@ func.func @left_alone() -> (tensor<65536xf32>, tensor<8xf32>, tensor<8xf32>) {
   %t = uop.reduce %z <add> pop 1 : tensor<8x1022xf32>
   return %r, %s, %t : tensor<65536xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// An f16 GEMM with few outputs and a long K is the tensor cores' (the `tc`
+// opt takes it whole): not split. The same product in f32 is.
+// CHECK-LABEL: func.func @half_gemm
+// CHECK-NOT:     uop.reshape %{{.*}}, [16, 16,
+// CHECK:         uop.reduce %{{.*}} <add> pop 1 : tensor<16x16x1024xf32>
+// CHECK-LABEL: func.func @float_gemm
+// CHECK:         uop.reshape %{{.*}}, [16, 16, 64, 16] : tensor<16x16x1024xf32>
+func.func @half_gemm() -> tensor<16x16xf32> {
+  %af = uop.buffer 0 : tensor<16384xf16>
+  %bf = uop.buffer 1 : tensor<16384xf16>
+  %a = uop.reshape %af, [16, 1, 1024] : tensor<16384xf16>
+  %b = uop.reshape %bf, [1, 16, 1024] : tensor<16384xf16>
+  %ae = uop.expand %a, [16, 16, 1024] : tensor<16x1x1024xf16>
+  %be = uop.expand %b, [16, 16, 1024] : tensor<1x16x1024xf16>
+  %ac = uop.cast %ae : tensor<16x16x1024xf16> to f32
+  %bc = uop.cast %be : tensor<16x16x1024xf16> to f32
+  %p = uop.mul %ac, %bc : tensor<16x16x1024xf32>
+  %r = uop.reduce %p <add> pop 1 : tensor<16x16x1024xf32>
+  return %r : tensor<16x16xf32>
+}
+func.func @float_gemm() -> tensor<16x16xf32> {
+  %af = uop.buffer 0 : tensor<16384xf32>
+  %bf = uop.buffer 1 : tensor<16384xf32>
+  %a = uop.reshape %af, [16, 1, 1024] : tensor<16384xf32>
+  %b = uop.reshape %bf, [1, 16, 1024] : tensor<16384xf32>
+  %ae = uop.expand %a, [16, 16, 1024] : tensor<16x1x1024xf32>
+  %be = uop.expand %b, [16, 16, 1024] : tensor<1x16x1024xf32>
+  %p = uop.mul %ae, %be : tensor<16x16x1024xf32>
+  %r = uop.reduce %p <add> pop 1 : tensor<16x16x1024xf32>
+  return %r : tensor<16x16xf32>
+}
