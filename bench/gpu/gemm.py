@@ -112,16 +112,28 @@ OPTS = {
 
 
 # Tensor-core candidates (f16): local = warps along M, N; upcast = m16n8k16 tiles a warp;
-# unroll = instruction steps along K a stage; stages = shared-memory buffers (48 KiB static).
+# unroll = instruction steps along K a stage; stages = shared-memory buffers (past 48 KiB a block
+# they are dynamic shared memory, opted into up to the target's 227 KiB).
 TC = "tc = #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>"
+
+
+def tc_opts(wm, wn, tm, tn, ku, stages):
+    return (f"upcast = {{0: {tm}, 1: {tn}}}, unroll = {ku}, gpu, local = {{0: {wm}, 1: {wn}}}, "
+            f"stages = {stages}, {TC}")
+
+
 OPTS_F16 = {
-    "tc128x128x32_s3": f"upcast = {{0: 4, 1: 8}}, unroll = 2, gpu, local = {{0: 2, 1: 2}}, stages = 3, {TC}",
-    "tc128x128x32_s2": f"upcast = {{0: 4, 1: 8}}, unroll = 2, gpu, local = {{0: 2, 1: 2}}, stages = 2, {TC}",
-    "tc128x128x16_s4": f"upcast = {{0: 4, 1: 8}}, unroll = 1, gpu, local = {{0: 2, 1: 2}}, stages = 4, {TC}",
-    "tc128x256x32_s2": f"upcast = {{0: 4, 1: 8}}, unroll = 2, gpu, local = {{0: 2, 1: 4}}, stages = 2, {TC}",
-    "tc256x128x32_s2": f"upcast = {{0: 4, 1: 8}}, unroll = 2, gpu, local = {{0: 4, 1: 2}}, stages = 2, {TC}",
-    "tc128x128x32_w8_s3": f"upcast = {{0: 2, 1: 8}}, unroll = 2, gpu, local = {{0: 4, 1: 2}}, stages = 3, {TC}",
-    "tc64x128x32_s4": f"upcast = {{0: 2, 1: 8}}, unroll = 2, gpu, local = {{0: 2, 1: 2}}, stages = 4, {TC}",
+    "tc128x128x32_s3": tc_opts(2, 2, 4, 8, 2, 3),   # 48 KiB, round 1's hand choice
+    "tc128x128x32_s4": tc_opts(2, 2, 4, 8, 2, 4),   # 64 KiB
+    "tc128x128x64_s3": tc_opts(2, 2, 4, 8, 4, 3),   # 96 KiB
+    "tc128x128x64_s4": tc_opts(2, 2, 4, 8, 4, 4),   # 128 KiB
+    "tc128x256x32_s3": tc_opts(2, 4, 4, 8, 2, 3),   # 8 warps, 72 KiB
+    "tc128x256x32_s4": tc_opts(2, 4, 4, 8, 2, 4),   # 96 KiB
+    "tc256x128x32_s4": tc_opts(4, 2, 4, 8, 2, 4),   # 96 KiB
+    "tc128x256x64_s3": tc_opts(2, 4, 4, 8, 4, 3),   # 144 KiB (Triton's best config's shape)
+    "tc128x256x64_s4": tc_opts(2, 4, 4, 8, 4, 4),   # 192 KiB
+    "tc256x128x64_s3": tc_opts(4, 2, 4, 8, 4, 3),   # 144 KiB
+    "tc128x128x32_w8_s4": tc_opts(4, 2, 2, 8, 2, 4),  # 8 warps of 32 x 64, 64 KiB
 }
 
 
@@ -143,18 +155,41 @@ def prepare_opts(bindir, outdir, n, dtype="f32"):
 
 
 def run_opts(runner, outdir, reps):
+    """Times every candidate; each one's result on one set of random operands is checked against
+    torch in float64 (||out - ref|| / ||ref||) first."""
+    import numpy as np
+    import torch
+    refs = {}
     for f in sorted(os.listdir(outdir)):
         if not (f.endswith(".uopx") and "_" in f):
             continue
         n = int(re.match(r"gemm(\d+)", f).group(1))
+        dtype = "f16" if "-f16" in f else "f32"
+        if (n, dtype) not in refs:
+            rng = np.random.default_rng(7)
+            a = rng.standard_normal((n, n), dtype=np.float32).astype(np.float32 if dtype == "f32" else np.float16)
+            b = rng.standard_normal((n, n), dtype=np.float32).astype(a.dtype)
+            np.save("/tmp/opts_a.npy", a.reshape(-1))
+            np.save("/tmp/opts_b.npy", b.reshape(-1))
+            refs[(n, dtype)] = torch.from_numpy(a).cuda().double() @ torch.from_numpy(b).cuda().double()
+        ref = refs[(n, dtype)]
+        np.save("/tmp/opts_c.npy", np.full(n * n, np.nan, np.float32))
+        out = subprocess.run([runner, os.path.join(outdir, f), "--input", "0=/tmp/opts_a.npy", "--input",
+                              "1=/tmp/opts_b.npy", "--output", "/tmp/opts_c.npy"], capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"{f}: error: {out.stderr.strip()[:300]}", flush=True)
+            continue
+        c = torch.from_numpy(np.load("/tmp/opts_c.npy").astype(np.float64)).cuda().reshape(n, n)
+        err = (torch.linalg.norm(c - ref) / torch.linalg.norm(ref)).item()
         out = subprocess.run([runner, os.path.join(outdir, f), "--random-inputs", f"--bench={reps}"],
                              capture_output=True, text=True)
         m = re.search(r"median ([0-9.]+) ms", out.stdout)
         if out.returncode != 0 or not m:
-            print(f"{f}: error: {out.stderr.strip()[:200]}")
+            print(f"{f}: error: {out.stderr.strip()[:200]}", flush=True)
             continue
         ms = float(m.group(1))
-        print(f"{f}: median {ms:.3f} ms, {2 * n ** 3 / (ms / 1e3) / 1e12:.2f} TFLOP/s")
+        print(f"{f}: median {ms:.3f} ms, {2 * n ** 3 / (ms / 1e3) / 1e12:.2f} TFLOP/s, rel. error {err:.1e} "
+              f"{'PASS' if err < 1e-5 else 'FAIL'}", flush=True)
 
 
 def median_time(fn, reps):

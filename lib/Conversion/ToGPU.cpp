@@ -60,6 +60,9 @@ struct Kernel {
   /// the launch), a new last parameter of the kernel.
   SmallVector<memref::AllocaOp> scratch;
   SmallVector<MemRefType> scratchTypes;
+  /// Bytes of dynamic shared memory the launch gives a block (0: the
+  /// kernel's workgroup memory is static).
+  int64_t dynamicShared = 0;
 
   /// The threads of a launch (grid x block), or nullopt past 2^63.
   std::optional<int64_t> threads() const {
@@ -328,7 +331,7 @@ static bool isWorkgroup(MemRefType t) {
 
 /// Builds the gpu.func of `k` at the end of `gpuModule` and moves the body
 /// of the kernel into it. The func.func is left empty, for the caller.
-static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
+static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule, TargetAttr target) {
   func::FuncOp func = k.func;
   MLIRContext *ctx = func.getContext();
   Block &entry = func.getBody().front();
@@ -348,6 +351,30 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
   if (misplaced.wasInterrupted())
     return func.emitOpError("uop-to-gpu: workgroup memory must be statically shaped "
                             "allocas at the kernel's entry");
+  // Past the shared memory a block may declare statically (48 KiB), the
+  // allocas become views of the block's dynamic shared memory, each at an
+  // offset aligned as the alloca asks (at least 16 bytes), and the launch
+  // gives the block that many bytes (the runtime raises the function's
+  // limit, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, up to the
+  // target's opt-in limit).
+  SmallVector<int64_t> sharedOffsets;
+  int64_t sharedBytes = 0;
+  for (memref::AllocaOp a : shared) {
+    int64_t align = std::max<int64_t>(16, a.getAlignment().value_or(16));
+    sharedBytes = llvm::alignTo(sharedBytes, align);
+    sharedOffsets.push_back(sharedBytes);
+    sharedBytes += a.getType().getNumElements() * elementBytes(a.getType().getElementType());
+  }
+  int64_t staticLimit = target.getSharedMemory() > 0 ? target.getSharedMemory() : 49152;
+  bool dynamic = sharedBytes > staticLimit;
+  if (dynamic) {
+    int64_t optin = std::max(target.getSharedMemoryOptin(), staticLimit);
+    if (sharedBytes > optin)
+      return func.emitOpError("uop-to-gpu: the kernel's shared memory (")
+             << sharedBytes << " bytes) is more than the target's limit of " << optin
+             << " bytes a block";
+    k.dynamicShared = sharedBytes;
+  }
 
   // The kernel's buffers, then the scratch buffers of its large per-thread
   // allocas.
@@ -356,7 +383,8 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
   OpBuilder b(ctx);
   b.setInsertionPointToEnd(gpuModule.getBody());
   auto gpuFunc = gpu::GPUFuncOp::create(b, func.getLoc(), func.getName(),
-                                        FunctionType::get(ctx, params, {}), sharedTypes, {});
+                                        FunctionType::get(ctx, params, {}),
+                                        dynamic ? TypeRange() : TypeRange(sharedTypes), {});
   gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   auto dims = [&](const int64_t(&d)[3]) {
     return b.getDenseI32ArrayAttr({(int32_t)d[0], (int32_t)d[1], (int32_t)d[2]});
@@ -398,6 +426,23 @@ static LogicalResult buildGPUFunc(Kernel &k, gpu::GPUModuleOp gpuModule) {
   Block &gpuEntry = gpuFunc.getBody().front();
   for (unsigned i = 0; i < numArgs; ++i)
     entry.getArgument(i).replaceAllUsesWith(gpuEntry.getArgument(i));
+  if (dynamic) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(shared.front());
+    Location loc = func.getLoc();
+    auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+    auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                     MemRefLayoutAttrInterface(), workgroup);
+    Value base = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
+    for (auto [a, offset] : llvm::zip(shared, sharedOffsets)) {
+      b.setInsertionPoint(a);
+      Value at = arith::ConstantIndexOp::create(b, loc, offset);
+      Value view = memref::ViewOp::create(b, loc, a.getType(), base, at, ValueRange());
+      a.getResult().replaceAllUsesWith(view);
+      a.erase();
+    }
+    shared.clear();
+  }
   for (auto [i, a] : llvm::enumerate(shared)) {
     // An alloca's alignment is its shared array's (cp.async and ldmatrix
     // need 16-byte aligned rows).
@@ -593,7 +638,7 @@ LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleNa
     if (gpuModule.lookupSymbol(name))
       return func.emitOpError("uop-to-gpu: gpu.module @")
              << moduleName << " already has a symbol '" << name << "'";
-    if (failed(buildGPUFunc(k, gpuModule)))
+    if (failed(buildGPUFunc(k, gpuModule, target)))
       return failure();
     auto kernelRef = SymbolRefAttr::get(ctx, moduleName, {FlatSymbolRefAttr::get(ctx, name)});
     auto launch = [&](Location at, ValueRange buffers, ValueRange scratch) {
@@ -608,8 +653,11 @@ LogicalResult mlir::uop::convertKernelsToGPU(ModuleOp module, StringRef moduleNa
       };
       gpu::KernelDim3 grid{c(k.grid[0]), c(k.grid[1]), c(k.grid[2])};
       gpu::KernelDim3 block{c(k.block[0]), c(k.block[1]), c(k.block[2])};
-      gpu::LaunchFuncOp::create(b, at, kernelRef, grid, block, /*dynamicSharedMemorySize=*/Value(),
-                                operands, /*asyncTokenType=*/Type(), ValueRange());
+      Value dynamicShared;
+      if (k.dynamicShared > 0)
+        dynamicShared = arith::ConstantIntOp::create(b, at, b.getI32Type(), k.dynamicShared);
+      gpu::LaunchFuncOp::create(b, at, kernelRef, grid, block, dynamicShared, operands,
+                                /*asyncTokenType=*/Type(), ValueRange());
     };
 
     auto it = calls.find(name);

@@ -275,6 +275,12 @@ static LogicalResult recordGpuLaunches(func::FuncOp main, rt::HostPlan &plan) {
         return emitError(launch.getLoc(), "a launch dimension is not a positive constant");
       (i < 3 ? l.grid[i] : l.block[i - 3]) = *d;
     }
+    if (Value shared = launch.getDynamicSharedMemorySize()) {
+      std::optional<int64_t> bytes = getConstantIntValue(shared);
+      if (!bytes || *bytes < 0)
+        return emitError(launch.getLoc(), "a launch's dynamic shared memory is not a constant");
+      l.shared = *bytes;
+    }
     plan.launches.push_back(std::move(l));
   }
   if (plan.launches.size() != plan.numLaunches)

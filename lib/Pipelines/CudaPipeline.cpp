@@ -152,6 +152,7 @@ void mlir::uop::buildUopCudaStage(OpPassManager &pm, PipelineStage stage,
   nvvm.useBarePtrCallConv = true; // one .param .u64 per buffer
   device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   device.addPass(createUopPrefetchToNVVMPass());
+  device.addPass(createUopDynamicSharedToNVVMPass());
   device.addPass(createCanonicalizerPass());
   device.addPass(createCSEPass());
   device.addPass(createReconcileUnrealizedCastsPass());

@@ -49,6 +49,9 @@ constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr unsigned CU_EVENT_DEFAULT = 0;
 constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
+constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+/// Dynamic shared memory a block may have without the function's opt-in.
+constexpr unsigned kSharedWithoutOptin = 48 * 1024;
 } // namespace
 
 /// The driver's entry points this runtime calls.
@@ -78,6 +81,8 @@ struct CudaDevice::Driver {
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              unsigned, CUstream, void **, void **);
+  /// Raises a function's dynamic shared memory limit (CUDA 9+).
+  CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuEventRecord)(CUevent, CUstream);
@@ -195,6 +200,8 @@ Result<const Driver *> loadDriver(const std::string &library) {
     if (!fn && d->missingStreams.empty())
       d->missingStreams = name;
   };
+  d->cuFuncSetAttribute =
+      reinterpret_cast<decltype(d->cuFuncSetAttribute)>(dlsym(handle, "cuFuncSetAttribute"));
   optional(d->cuStreamCreate, "cuStreamCreate");
   optional(d->cuStreamDestroy, "cuStreamDestroy_v2");
   optional(d->cuStreamSynchronize, "cuStreamSynchronize");
@@ -475,6 +482,21 @@ Result<bool> CudaFunction::launch(const int64_t grid[3], const int64_t block[3],
                    dims(block) + ": dimensions must be 1 to 2^32-1"};
   if (Result<bool> cur = device->makeCurrent(); !cur)
     return cur;
+  // More dynamic shared memory than a block gets by default (48 KiB): the
+  // function's limit is raised first, once (up to the device's opt-in
+  // limit: 227 KiB on sm_90; past it the driver refuses).
+  if (sharedBytes > kSharedWithoutOptin && sharedBytes > sharedOptin) {
+    const Driver &d = device->driver();
+    if (!d.cuFuncSetAttribute)
+      return Error{"cannot launch " + fname + " with " + std::to_string(sharedBytes) +
+                   " bytes of shared memory: the driver has no cuFuncSetAttribute"};
+    if (CUresult rc =
+            d.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(sharedBytes));
+        rc != CUDA_SUCCESS)
+      return Error{d.error("cuFuncSetAttribute", rc) + ": " + fname + " asks for " +
+                   std::to_string(sharedBytes) + " bytes of dynamic shared memory a block"};
+    sharedOptin = sharedBytes;
+  }
   std::vector<CUdeviceptr> values(params.begin(), params.end());
   std::vector<void *> args;
   args.reserve(values.size());
@@ -911,7 +933,9 @@ Result<bool> CudaProgram::launch(const std::vector<DevicePtr> &args, const CudaS
       return ok;
   for (size_t i = 0; i < plan.launches.size(); ++i) {
     const PlanLaunch &l = plan.launches[i];
-    if (Result<bool> ok = functions[l.kernel].launch(l.grid, l.block, params[i], 0, stream); !ok)
+    if (Result<bool> ok =
+            functions[l.kernel].launch(l.grid, l.block, params[i], unsigned(l.shared), stream);
+        !ok)
       return ok;
   }
   return true;
@@ -924,7 +948,7 @@ Result<bool> CudaProgram::launchOne(size_t i, const std::vector<DevicePtr> &args
   if (Result<bool> ok = bindArgs(args); !ok)
     return ok;
   const PlanLaunch &l = plan.launches[i];
-  return functions[l.kernel].launch(l.grid, l.block, params[i], 0, stream);
+  return functions[l.kernel].launch(l.grid, l.block, params[i], unsigned(l.shared), stream);
 }
 
 Result<bool> CudaProgram::run(const std::vector<void *> &hostArgs, int repeat) {

@@ -76,6 +76,8 @@ std::string uop::rt::formatPlan(const HostPlan &plan) {
       add(" grid (%" PRId64 ", %" PRId64 ", %" PRId64 ") block (%" PRId64 ", %" PRId64 ", %" PRId64
           ")",
           l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2]);
+    if (l.shared > 0)
+      add(" shared %" PRId64, l.shared);
     s += "\n";
   }
   for (size_t i = 0; i < plan.values.size(); ++i) {

@@ -108,7 +108,10 @@ std::string HostPlan::serialize() const {
     for (unsigned a : l.args)
       os << " " << a;
     os << " grid " << l.grid[0] << " " << l.grid[1] << " " << l.grid[2] << " block " << l.block[0]
-       << " " << l.block[1] << " " << l.block[2] << "\n";
+       << " " << l.block[1] << " " << l.block[2];
+    if (l.shared > 0)
+      os << " shared " << l.shared;
+    os << "\n";
   }
   os << "end\n";
   return os.str();
@@ -202,6 +205,12 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
       ls >> g >> l.grid[0] >> l.grid[1] >> l.grid[2] >> b >> l.block[0] >> l.block[1] >> l.block[2];
       if (!ls || g != "grid" || b != "block")
         return bad();
+      std::string sh;
+      if (ls >> sh) {
+        ls >> l.shared;
+        if (!ls || sh != "shared" || l.shared < 1 || l.shared > (int64_t(1) << 31))
+          return bad();
+      }
       for (int i = 0; i < 3; ++i)
         if (l.grid[i] < 1 || l.block[i] < 1)
           return bad();

@@ -431,11 +431,16 @@ struct TcTile {
 
 /// target=cuda, a GEMM the target's tensor cores compute (fitsTensorCore):
 /// the `tc` opt with the first of these block tiles that divides the GEMM
-/// and whose `stages` buffers fit the static shared memory of a block
-/// (48 KiB: uop-to-gpu's workgroup memory is static). The largest is
-/// 128 x 128 x 32 in 2 x 2 warps of 64 x 64 (4 x 8 instructions of 16 x 8,
-/// 128 accumulators a thread), 3 stages: 48 KiB, the most a block may
-/// declare statically; smaller GEMMs take smaller tiles.
+/// and whose `stages` buffers (up to 4, at least 2) fit the shared memory a
+/// block may have: the target's opt-in limit (227 KiB on sm_90), past the
+/// 48 KiB a block may declare statically (uop-to-gpu then makes it dynamic
+/// shared memory, which the runtime opts into). The largest is 128 x 128 x
+/// 32 in 2 x 2 warps of 64 x 64 (4 x 8 instructions of 16 x 8, 128
+/// accumulators a thread), 4 stages: 64 KiB (3 stages, 48 KiB, where the
+/// target has no opt-in). Larger tiles fit now but were slower on an H200
+/// (8192^3 f16, 2026-12-03: 128x128x32 with 4 stages 446 TFLOP/s, 3 stages
+/// 438; 128x256x64 x 3 433; 128x256x32 x 4, 8 warps, 404; 256x128x32 x 4
+/// 350): mma.sync issue, not the tile's reuse, bounds this kernel.
 static std::optional<OptsBuilder> cudaTensorCoreChoice(const GemmMatch &g, MmaAttr mma,
                                                        TargetAttr target) {
   static const TcTile tiles[] = {
@@ -448,16 +453,17 @@ static std::optional<OptsBuilder> cudaTensorCoreChoice(const GemmMatch &g, MmaAt
       {1, 1, 1, 2, 1}, // 16 x 16 x 16
   };
   int64_t elemBytes = g.inType.getIntOrFloatBitWidth() / 8;
+  int64_t limit = std::max(target.getSharedMemory(), target.getSharedMemoryOptin());
   for (const TcTile &t : tiles) {
     int64_t bm = t.wm * t.tm * mma.getM(), bn = t.wn * t.tn * mma.getN(), bk = t.ku * mma.getK();
     int64_t threads = 32 * t.wm * t.wn;
     if (g.m % bm || g.n % bn || g.k % bk || (bm * bk / 8) % threads || (bk * bn / 8) % threads)
       continue;
     int64_t steps = g.k / bk, stageBytes = (bm + bn) * bk * elemBytes;
-    int64_t stages = std::clamp<int64_t>(steps, 2, 3);
-    while (stages > 2 && stages * stageBytes > target.getSharedMemory())
+    int64_t stages = std::clamp<int64_t>(steps, 2, 4);
+    while (stages > 2 && stages * stageBytes > limit)
       --stages;
-    if (stages * stageBytes > target.getSharedMemory())
+    if (stages * stageBytes > limit)
       continue;
     OptsBuilder o;
     o.gpu = true;

@@ -344,6 +344,23 @@ TEST_F(ExecutionEngineTest, PlanTextRoundTripsAndRejectsDamage) {
   auto foreign = rt::HostPlan::parse("P5\n3 2\n255\n");
   ASSERT_FALSE(foreign.ok());
   EXPECT_NE(foreign.error().find("not a uop host plan"), std::string::npos);
+
+  // A launch's dynamic shared memory travels as `shared N` after its block
+  // (only where it is not 0, so plans of before read the same).
+  rt::HostPlan withShared = *back;
+  ASSERT_FALSE(withShared.launches.empty());
+  EXPECT_EQ(withShared.launches[0].shared, 0);
+  EXPECT_EQ(text.find(" shared "), std::string::npos);
+  withShared.launches[0].shared = 65536;
+  std::string sharedText = withShared.serialize();
+  EXPECT_NE(sharedText.find(" shared 65536\n"), std::string::npos);
+  auto sharedBack = rt::HostPlan::parse(sharedText);
+  ASSERT_TRUE(sharedBack.ok()) << sharedBack.error();
+  EXPECT_EQ(sharedBack->launches[0].shared, 65536);
+  EXPECT_EQ(sharedBack->serialize(), sharedText);
+  std::string badShared = sharedText;
+  badShared.replace(badShared.find(" shared 65536"), 13, " shared -1");
+  EXPECT_FALSE(rt::HostPlan::parse(badShared).ok());
 }
 
 /// out[i] = table[idx[i]]: a gather by loaded indices, which the bounds

@@ -140,6 +140,21 @@ def UopAttachNVVMTargetPass : Pass<"uop-attach-nvvm-target", "::mlir::ModuleOp">
   let dependentDialects = ["::mlir::uop::UopDialect", "::mlir::NVVM::NVVMDialect", "::mlir::gpu::GPUDialect"];
 }
 
+def UopDynamicSharedToNVVMPass : Pass<"uop-dynamic-shared-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the dynamic shared memory of GPU kernels an extern .shared array (after convert-gpu-to-nvvm)";
+  let description = [{
+    `convert-gpu-to-nvvm` lowers `gpu.dynamic_shared_memory` to an internal
+    zero-sized global in address space 3, which the NVPTX backend prints as
+    a one-byte static shared variable: the kernel then declares one byte of
+    static shared memory and addresses past it. This pass gives each such
+    global (`__dynamic_shmem__*`, `!llvm.array<0 x i8>`) external linkage,
+    so that it is PTX's `.extern .shared .align A .b8 name[];`, the block's
+    dynamic shared memory itself, aligned to 1024 bytes (what TMA's 128-byte
+    swizzle and wgmma's shared-memory descriptors need).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def UopPrefetchToNVVMPass : Pass<"uop-prefetch-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower llvm.intr.prefetch in GPU kernels to nvvm.prefetch (PTX prefetch.global.L1)";
   let description = [{

@@ -142,7 +142,8 @@ public:
   /// cuLaunchKernel on `stream` (null: the default stream) with one device
   /// pointer per parameter (in order); asynchronous (errors of the kernel
   /// itself show at the next synchronize). Dimensions are checked to fit
-  /// the driver's.
+  /// the driver's. More than 48 KiB of `sharedBytes` (dynamic shared
+  /// memory) first raises the function's limit to it.
   Result<bool> launch(const int64_t grid[3], const int64_t block[3],
                       const std::vector<DevicePtr> &params, unsigned sharedBytes = 0,
                       const CudaStream *stream = nullptr) const;
@@ -152,6 +153,8 @@ private:
   const CudaDevice *device = nullptr;
   void *fn = nullptr;
   std::string fname;
+  /// The dynamic shared memory limit set on the function (0: the default).
+  mutable unsigned sharedOptin = 0;
 };
 
 /// A loaded module (CUmodule), unloaded on destruction.

@@ -92,6 +92,9 @@ struct PlanLaunch {
   std::vector<unsigned> args;
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
+  /// Bytes of dynamic shared memory a block gets (0: none; the plan's text
+  /// says `shared N` after the block only when it is not 0).
+  int64_t shared = 0;
 };
 
 /// The calling convention and contents of a compiled program.
