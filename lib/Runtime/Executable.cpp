@@ -133,7 +133,7 @@ Result<std::vector<KernelProfile>> Executable::profile(const std::vector<void *>
     std::vector<unsigned> launches(best.size(), 0);
     if (hostPlan.form == HostPlan::InPlace) {
       auto t0 = std::chrono::steady_clock::now();
-      entries[0](scratch.data());
+      kernel->call(entries[0], scratch.data());
       seconds[0] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       launches[0] = 1;
     }
@@ -143,7 +143,7 @@ Result<std::vector<KernelProfile>> Executable::profile(const std::vector<void *>
       for (unsigned a : l.args)
         ptrs.push_back(scratch.at(a));
       auto t0 = std::chrono::steady_clock::now();
-      entries.at(l.kernel)(ptrs.data());
+      kernel->call(entries.at(l.kernel), ptrs.data());
       seconds[l.kernel] +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       ++launches[l.kernel];
