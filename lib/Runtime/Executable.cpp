@@ -74,6 +74,13 @@ bool uop::rt::profileRequested() {
   return env && *env && std::strcmp(env, "0") != 0;
 }
 
+int uop::rt::profileRuns() {
+  const char *env = std::getenv("UOP_PROFILE");
+  char *end = nullptr;
+  long n = env ? std::strtol(env, &end, 10) : 0;
+  return end && *end == '\0' && n > 1 ? static_cast<int>(std::min<long>(n, 1000)) : 1;
+}
+
 std::string uop::rt::formatProfile(const std::vector<KernelProfile> &profile) {
   std::string out;
   char line[512];
@@ -165,7 +172,7 @@ Result<bool> Executable::runRaw(const std::vector<void *> &args) {
   if (cuda || !profileRequested())
     return runPlain(args);
   // $UOP_PROFILE: embedders' runs are profiled, one line per kernel.
-  auto p = profile(args, 1);
+  auto p = profile(args, profileRuns());
   if (!p)
     return Error{p.error()};
   std::fputs(formatProfile(*p).c_str(), stderr);

@@ -381,6 +381,21 @@ TEST(LoaderTest, OpenMPKernelsRunWithDynamicTeams) {
   }
 }
 
+// $UOP_PROFILE: set and not "0" profiles embedders' runs; a number above 1
+// is the runs each kernel's time is the best of (at most 1000).
+TEST(TimingTest, ProfileRunsFromTheEnvironment) {
+  const std::pair<const char *, int> cases[] = {
+      {nullptr, 1}, {"1", 1}, {"yes", 1}, {"20", 20}, {"20x", 1}, {"-5", 1}, {"5000", 1000}};
+  for (auto [value, runs] : cases) {
+    ScopedEnv env("UOP_PROFILE", value);
+    EXPECT_EQ(profileRuns(), runs) << (value ? value : "(unset)");
+  }
+  ScopedEnv off("UOP_PROFILE", "0");
+  EXPECT_FALSE(profileRequested());
+  ScopedEnv on("UOP_PROFILE", "20");
+  EXPECT_TRUE(profileRequested());
+}
+
 TEST(TimingTest, TimeRunsAndMedian) {
   int calls = 0;
   std::vector<double> t = timeRuns([&] { ++calls; }, 5);
