@@ -116,9 +116,10 @@ void stage(Value v) {
 /// x @ W, W stored in x out) is such a chain: the MLP's dW was computed as
 /// dW^T (r_128_784) and read back through the permute by each of AdamW's
 /// kernels, 784 apart; now it is r_784_128, read contiguously, and a gemm
-/// whose columns (128) take the register tile's lanes. The sum is the same,
-/// in the same order. A reduce with its own opts keeps its axes. Returns
-/// how many were rewritten.
+/// whose columns (128) take the register tile's lanes. The terms are summed
+/// in the same order; the register tile's FMAs round differently from the
+/// seed's upcast (mnist_mlp's loss moves in the 8th digit). A reduce with
+/// its own opts keeps its axes. Returns how many were rewritten.
 unsigned permuteIntoReduces(func::FuncOp func) {
   SmallVector<PermuteOp> perms;
   func.walk([&](PermuteOp p) { perms.push_back(p); });
