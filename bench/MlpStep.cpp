@@ -303,7 +303,12 @@ int main(int argc, char **argv) {
                << " ms eager, " << llvm::format("%.0f", jitRun->warmMs)
                << " ms with the TinyJit)\n";
   mlir::MLIRContext targetContext;
-  llvm::outs() << "host: " << cpuModelName() << ", " << cpusAvailable() << " CPUs; uop target: "
+  std::string load;
+  if (std::ifstream f("/proc/loadavg"); f)
+    std::getline(f, load);
+  llvm::outs() << "host: " << cpuModelName() << ", " << cpusAvailable() << " CPUs (load "
+               << llvm::StringRef(load).take_until([](char c) { return c == '/'; }).rsplit(' ').first
+               << "); uop target: "
                << mlir::uop::describeTarget(mlir::uop::detectHostTarget(&targetContext)) << "\n";
   if (!noNumpy)
     llvm::outs() << "numpy's OpenBLAS core: " << npCore << "\n";
@@ -346,6 +351,30 @@ int main(int argc, char **argv) {
                  << " ms building the forward and backward graphs, "
                  << llvm::format("%.3f / %.3f", eagerRun->stepMs, eagerRun->stepCpuMs)
                  << " ms in AdamW::step (the update graphs, the plan lookup, binding, the run)\n";
+    // Where the replayed step's time goes: each kernel alone (its best of
+    // the runs, one launch at a time through its own entry point), and the
+    // rest of the replay (binding, the pool, the launches' fork/joins).
+    auto prof = exe->profile(ptrs, std::max(10, steps / 4));
+    if (!prof.ok()) {
+      llvm::errs() << "uop-bench-mlp-step: error: profiling the kernels: " << prof.error() << "\n";
+      return 1;
+    }
+    std::vector<rt::KernelProfile> byTime = *prof;
+    double sumKernels = 0;
+    for (const rt::KernelProfile &k : byTime)
+      sumKernels += k.seconds * 1e3;
+    std::sort(byTime.begin(), byTime.end(),
+              [](const auto &a, const auto &b) { return a.seconds > b.seconds; });
+    llvm::outs() << "the kernels one at a time (best of runs): "
+                 << llvm::format("%.3f", sumKernels) << " ms in all; the replayed step spends "
+                 << llvm::format("%.3f", jitRun->ms - kernelMs - jitRun->batchMs)
+                 << " ms outside the program's run (the TinyJit's binding and pool, "
+                    "the batch excluded); the kernels, slowest first:\n";
+    for (size_t i = 0; i < byTime.size(); ++i)
+      llvm::outs() << "  " << byTime[i].name << ": "
+                   << llvm::format("%.3f ms, %.1f GFLOP/s, ", byTime[i].seconds * 1e3,
+                                   byTime[i].flops / std::max(byTime[i].seconds, 1e-12) / 1e9)
+                   << byTime[i].opts << "\n";
     llvm::outs() << "the step's program: " << plan.kernels.size() << " kernels, "
                  << plan.numLaunches << " launches, " << llvm::format("%.1f", plan.flops() / 1e6)
                  << " MFLOP; the largest:\n";

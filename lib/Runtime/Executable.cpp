@@ -75,6 +75,13 @@ bool uop::rt::profileRequested() {
   return env && *env && std::strcmp(env, "0") != 0;
 }
 
+int uop::rt::profileRuns() {
+  const char *env = std::getenv("UOP_PROFILE");
+  char *end = nullptr;
+  long n = env ? std::strtol(env, &end, 10) : 0;
+  return end && *end == '\0' && n > 1 ? static_cast<int>(std::min<long>(n, 1000)) : 1;
+}
+
 std::string uop::rt::formatProfile(const std::vector<KernelProfile> &profile) {
   std::string out;
   char line[512];
@@ -134,7 +141,7 @@ Result<std::vector<KernelProfile>> Executable::profile(const std::vector<void *>
     std::vector<unsigned> launches(best.size(), 0);
     if (hostPlan.form == HostPlan::InPlace) {
       auto t0 = std::chrono::steady_clock::now();
-      entries[0](scratch.data());
+      kernel->call(entries[0], scratch.data());
       seconds[0] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       launches[0] = 1;
     }
@@ -144,7 +151,7 @@ Result<std::vector<KernelProfile>> Executable::profile(const std::vector<void *>
       for (unsigned a : l.args)
         ptrs.push_back(scratch.at(a));
       auto t0 = std::chrono::steady_clock::now();
-      entries.at(l.kernel)(ptrs.data());
+      kernel->call(entries.at(l.kernel), ptrs.data());
       seconds[l.kernel] +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       ++launches[l.kernel];
@@ -166,7 +173,7 @@ Result<bool> Executable::runRaw(const std::vector<void *> &args) {
   if (cuda || !profileRequested())
     return runPlain(args);
   // $UOP_PROFILE: embedders' runs are profiled, one line per kernel.
-  auto p = profile(args, 1);
+  auto p = profile(args, profileRuns());
   if (!p)
     return Error{p.error()};
   std::fputs(formatProfile(*p).c_str(), stderr);

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <elf.h>
@@ -246,17 +247,37 @@ Result<CpuKernel> CpuKernel::load(const std::string &soPath, const std::string &
   void *sym = (*lib)->symbol(entry);
   if (!sym)
     return Error(soPath + ": no symbol '" + entry + "'");
-  return CpuKernel(std::shared_ptr<SharedLibrary>(lib.take()), reinterpret_cast<EntryFn>(sym));
+  CpuKernel k(std::shared_ptr<SharedLibrary>(lib.take()), reinterpret_cast<EntryFn>(sym));
+  // The library's own libomp (dlsym on its handle searches it and what it
+  // links, not the process), unless the user chose OMP_DYNAMIC.
+  if (!std::getenv("OMP_DYNAMIC")) {
+    auto set = reinterpret_cast<void (*)(int)>(k.lib->symbol("omp_set_dynamic"));
+    auto get = reinterpret_cast<int (*)()>(k.lib->symbol("omp_get_dynamic"));
+    if (set && get) {
+      k.setDynamic = set;
+      k.getDynamic = get;
+    }
+  }
+  return k;
 }
 
-void CpuKernel::operator()(void **args) const { fn(args); }
+void CpuKernel::call(EntryFn entry, void **args) const {
+  // dyn-var is the calling thread's: set for the call, put back after it.
+  if (!setDynamic || getDynamic()) {
+    entry(args);
+    return;
+  }
+  setDynamic(1);
+  entry(args);
+  setDynamic(0);
+}
 
 void CpuKernel::operator()(std::vector<HostBuffer *> &buffers) const {
   std::vector<void *> args;
   args.reserve(buffers.size());
   for (HostBuffer *b : buffers)
     args.push_back(b ? b->data() : nullptr);
-  fn(args.data());
+  call(fn, args.data());
 }
 
 std::vector<double> uop::rt::timeRuns(const std::function<void()> &fn, int reps) {

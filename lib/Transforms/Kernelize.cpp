@@ -107,6 +107,55 @@ void stage(Value v) {
   v.replaceAllUsesExcept(st.getResult(), st);
 }
 
+/// permute(reshape*(reduce(src))) -> reduce(permute'(src)), the reduce's
+/// kept axes permuted as the permute reads them and its reduced axes left
+/// last, where the reshapes come back to the reduce's shape (unit axes in
+/// and out) and nothing else reads the values on the way: the reduce, a
+/// materialization point, then writes its buffer in the order its readers
+/// read it. Autodiff's gradient of a weight read transposed (Linear's
+/// x @ W, W stored in x out) is such a chain: the MLP's dW was computed as
+/// dW^T (r_128_784) and read back through the permute by each of AdamW's
+/// kernels, 784 apart; now it is r_784_128, read contiguously, and a gemm
+/// whose columns (128) take the register tile's lanes. The terms are summed
+/// in the same order; the register tile's FMAs round differently from the
+/// seed's upcast (mnist_mlp's loss moves in the 8th digit). A reduce with
+/// its own opts keeps its axes. Returns how many were rewritten.
+unsigned permuteIntoReduces(func::FuncOp func) {
+  SmallVector<PermuteOp> perms;
+  func.walk([&](PermuteOp p) { perms.push_back(p); });
+  unsigned n = 0;
+  for (PermuteOp p : perms) {
+    Value v = p.getSrc();
+    SmallVector<Operation *> chain;
+    while (auto r = v.getDefiningOp<ReshapeOp>()) {
+      chain.push_back(r);
+      v = r.getSrc();
+    }
+    auto red = v.getDefiningOp<ReduceOp>();
+    if (!red || red->hasAttr(kOptsAttrName) ||
+        getShape(red.getType()) != getShape(p.getSrc().getType()) || !red->hasOneUse() ||
+        llvm::any_of(chain, [](Operation *r) { return !r->hasOneUse(); }))
+      continue;
+    ArrayRef<int64_t> perm = p.getPerm();
+    int64_t kept = perm.size(), rank = getShape(red.getSrc().getType()).size();
+    if (kept + static_cast<int64_t>(red.getPop()) != rank)
+      continue;
+    SmallVector<int64_t> full(perm.begin(), perm.end());
+    for (int64_t k = kept; k < rank; ++k)
+      full.push_back(k);
+    OpBuilder b(p);
+    Value src = PermuteOp::create(b, p.getLoc(), red.getSrc(), b.getDenseI64ArrayAttr(full));
+    auto moved = ReduceOp::create(b, red.getLoc(), src, red.getKindAttr(), red.getPopAttr());
+    p.getResult().replaceAllUsesWith(moved.getResult());
+    p.erase();
+    for (Operation *r : chain)
+      r->erase();
+    red.erase();
+    ++n;
+  }
+  return n;
+}
+
 class Kernelizer {
 public:
   Kernelizer(func::FuncOp func, bool fuseReduce, bool layout, int64_t panel, SymbolTable &symbols,
@@ -256,7 +305,10 @@ LogicalResult Kernelizer::run() {
   if (!fuseReduce)
     stageBroadcastCompute();
   // The seed's HandOpt.layout: before the materialization points are chosen,
-  // so that its stages are points.
+  // so that its stages are points. First (uop's own) the reduces' outputs
+  // in the order their readers read them.
+  if (layout)
+    permuteIntoReduces(func);
   if (layout && failed(layoutProgram(func, panel)))
     return failure();
 

@@ -348,6 +348,93 @@ TEST(LoaderTest, ForeignLibraryInTheCacheIsRebuilt) {
   EXPECT_EQ(warning, "");
 }
 
+/// A library that links LLVM's OpenMP runtime, as uop's CPU kernels do:
+/// its entry records dyn-var during the call (args[0]) and the team a
+/// parallel region would get at most (args[1]).
+const char *kOmpSource = R"(
+int omp_get_dynamic(void);
+int omp_get_max_threads(void);
+void uop_entry(void **args) {
+  *(int *)args[0] = omp_get_dynamic();
+  *(int *)args[1] = omp_get_max_threads();
+}
+int uop_dynamic_now(void) { return omp_get_dynamic(); }
+)";
+
+std::string compileOmpLibrary(const std::string &dir) {
+  std::string src = dir + "/omp.c", so = dir + "/omp.so";
+  if (!test::writeFile(src, kOmpSource))
+    return "";
+  std::string cmd = "clang-22 -O1 -shared -fPIC -o '" + so + "' '" + src +
+                    "' -L/usr/lib/llvm-22/lib -lomp -Wl,-rpath,/usr/lib/llvm-22/lib "
+                    ">/dev/null 2>&1";
+  return std::system(cmd.c_str()) == 0 ? so : "";
+}
+
+// Kernels linking libomp run with OpenMP's dynamic team size (libomp's load
+// balance: no fork/join waits for a thread another process holds), set for
+// the call and put back; $OMP_DYNAMIC, when the user sets it, is left alone;
+// a library without libomp is called as it is.
+TEST(LoaderTest, OpenMPKernelsRunWithDynamicTeams) {
+  TempDir tmp;
+  std::string so = compileOmpLibrary(tmp.path());
+  if (so.empty())
+    GTEST_SKIP() << "no clang-22 with LLVM's OpenMP runtime";
+  int dyn = -1, threads = -1;
+  void *args[] = {&dyn, &threads};
+  {
+    ScopedEnv env("OMP_DYNAMIC", nullptr);
+    Result<CpuKernel> k = CpuKernel::load(so);
+    ASSERT_TRUE(k.ok()) << k.error();
+    EXPECT_TRUE(k->adjustsThreads());
+    (*k)(args);
+    EXPECT_EQ(dyn, 1);
+    EXPECT_GE(threads, 1);
+    auto now = reinterpret_cast<int (*)()>(k->library().symbol("uop_dynamic_now"));
+    ASSERT_NE(now, nullptr);
+    EXPECT_EQ(now(), 0); // put back
+    // The kernels' own entry points (Executable::profile) alike.
+    dyn = -1;
+    k->call(k->entry(), args);
+    EXPECT_EQ(dyn, 1);
+    EXPECT_EQ(now(), 0);
+  }
+  {
+    ScopedEnv env("OMP_DYNAMIC", "false");
+    Result<CpuKernel> k = CpuKernel::load(so);
+    ASSERT_TRUE(k.ok()) << k.error();
+    EXPECT_FALSE(k->adjustsThreads());
+    dyn = -1;
+    (*k)(args);
+    EXPECT_EQ(dyn, 0);
+  }
+  // No libomp: nothing to adjust.
+  if (haveCompiler()) {
+    ScopedEnv cache("UOP_CACHE", tmp.path().c_str());
+    ScopedEnv env("OMP_DYNAMIC", nullptr);
+    std::string plain = compileCached("-O1");
+    ASSERT_FALSE(plain.empty());
+    Result<CpuKernel> k = CpuKernel::load(plain);
+    ASSERT_TRUE(k.ok()) << k.error();
+    EXPECT_FALSE(k->adjustsThreads());
+  }
+}
+
+// $UOP_PROFILE: set and not "0" profiles embedders' runs; a number above 1
+// is the runs each kernel's time is the best of (at most 1000).
+TEST(TimingTest, ProfileRunsFromTheEnvironment) {
+  const std::pair<const char *, int> cases[] = {
+      {nullptr, 1}, {"1", 1}, {"yes", 1}, {"20", 20}, {"20x", 1}, {"-5", 1}, {"5000", 1000}};
+  for (auto [value, runs] : cases) {
+    ScopedEnv env("UOP_PROFILE", value);
+    EXPECT_EQ(profileRuns(), runs) << (value ? value : "(unset)");
+  }
+  ScopedEnv off("UOP_PROFILE", "0");
+  EXPECT_FALSE(profileRequested());
+  ScopedEnv on("UOP_PROFILE", "20");
+  EXPECT_TRUE(profileRequested());
+}
+
 TEST(TimingTest, TimeRunsAndMedian) {
   int calls = 0;
   std::vector<double> t = timeRuns([&] { ++calls; }, 5);

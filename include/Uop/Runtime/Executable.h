@@ -57,6 +57,11 @@ std::string kernelEntryName(const std::string &kernel);
 /// Whether $UOP_PROFILE asks embedders' runs to be profiled (set, not "0").
 bool profileRequested();
 
+/// The runs each profile of an embedder's run takes the best of: $UOP_PROFILE
+/// when it is a number above 1 (on a loaded machine one run's times are
+/// mostly other processes'), else 1.
+int profileRuns();
+
 /// The profile as lines, one per kernel in plan order: "NAME  N launch(es)
 /// T ms  G GFLOP/s  B GB/s  opts OPTS", then a total line.
 std::string formatProfile(const std::vector<KernelProfile> &profile);
