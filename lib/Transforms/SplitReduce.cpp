@@ -72,20 +72,20 @@ struct UopSplitReducePass : uop::impl::UopSplitReducePassBase<UopSplitReducePass
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    TargetAttr target = getTarget(module);
-    if (!target || !target.isCUDA())
-      return; // a CPU thread walks a long axis fast; its opts split the outputs
     if (minReduce < 2 || minPart < 1) {
       emitError(module.getLoc(), "uop-split-reduce: min-reduce must be >= 2 and min-part >= 1");
       return signalPassFailure();
     }
+    TargetAttr target = getTarget(module);
+    if (!target || !target.isCUDA())
+      return; // a CPU thread walks a long axis fast; its opts split the outputs
     // Enough threads to fill the chip: every multiprocessor's maximum.
     int64_t threads = std::max<int64_t>(target.getMultiprocessors(), 1) *
                       std::max<int64_t>(target.getMaxThreads(), 32);
     SmallVector<ReduceOp> reduces;
     module.walk([&](ReduceOp r) {
       auto func = r->getParentOfType<func::FuncOp>();
-      if (func && !func->hasAttr("uop.kernel"))
+      if (func && !isKernel(func))
         reduces.push_back(r);
     });
     for (ReduceOp r : reduces) {

@@ -4,6 +4,7 @@
 // RUN: uop-opt %s --split-input-file --uop-attach-target=target=x86-64-v3 --uop-split-reduce | FileCheck %s --check-prefix=CPU
 // RUN: uop-opt %s --split-input-file --uop-attach-target=target=sm_90 '--uop-split-reduce=min-reduce=4096' | FileCheck %s --check-prefix=MIN
 // RUN: not uop-opt %s --split-input-file --uop-attach-target=target=sm_90 '--uop-split-reduce=min-part=0' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not uop-opt %s --split-input-file '--uop-split-reduce=min-reduce=1' 2>&1 | FileCheck %s --check-prefix=BAD
 //
 // uop-split-reduce: a reduction with few outputs over a long axis becomes
 // partial sums (a kernel with G times the threads) and their sum. sm_90 holds
