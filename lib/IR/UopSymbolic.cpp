@@ -15,6 +15,7 @@
 
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::uop;
@@ -336,6 +337,80 @@ struct Recombine : SymbolicPattern<AddOp> {
   }
 };
 
+/// `v` is `(x // c) * a` (the product in either order), c != 0.
+bool matchDivTimes(Value v, Value &x, int64_t &c, int64_t &a) {
+  Value q;
+  return matchXC<MulOp>(v, q, a) && matchXCOrdered<FloorDivOp>(q, x, c) && c != 0;
+}
+
+/// `v` is `(x % c) * b` (either order) or `x % c` (b = 1), c != 0.
+bool matchModTimes(Value v, Value &x, int64_t &c, int64_t &b) {
+  Value m;
+  if (!matchXC<MulOp>(v, m, b))
+    m = v, b = 1;
+  return matchXCOrdered<FloorModOp>(m, x, c) && c != 0;
+}
+
+/// Whether `(x // c) * a` and `(x % c) * b` of one x add up to `x * b`:
+/// a == c * b (x == (x // c) * c + x % c for floor division, so the sum is
+/// x * b exactly, wrapping included).
+bool scaledPair(Value div, Value mod, Value &x, int64_t &b) {
+  Value x1, x2;
+  int64_t c1, a, c2;
+  if (!matchDivTimes(div, x1, c1, a) || !matchModTimes(mod, x2, c2, b) || x1 != x2 || c1 != c2)
+    return false;
+  int64_t cb;
+  if (llvm::MulOverflow(c1, b, cb) || wrapI32(cb) != wrapI32(a))
+    return false;
+  x = x1;
+  return true;
+}
+
+/// (x // c) * (c*b) + (x % c) * b -> x * b: an axis split by a reshape and
+/// read back at the strides of the unsplit one (the reduced axes of a weight
+/// gradient, batch x context, merged into one) is one affine term again.
+/// (b = 1 is Recombine's case, which runs first.)
+struct RecombineScaled : SymbolicPattern<AddOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    Value x;
+    int64_t b;
+    if (!eitherOrder(op.getLhs(), op.getRhs(),
+                     [&](Value p, Value q) { return scaledPair(p, q, x, b); }))
+      return rewriter.notifyMatchFailure(op, "not (x // c) * (c*b) + (x % c) * b");
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrapI32(b));
+    replaceWithNew<MulOp>(rewriter, op, x, c);
+    return success();
+  }
+};
+
+/// ((x // c) * (c*b) + y) + (x % c) * b -> x * b + y, and the same with the
+/// two terms the other way round.
+struct RecombineScaledExtra : SymbolicPattern<AddOp> {
+  using SymbolicPattern::SymbolicPattern;
+  LogicalResult matchAndRewrite(AddOp op, PatternRewriter &rewriter) const override {
+    Value x, y;
+    int64_t b;
+    bool ok = eitherOrder(op.getLhs(), op.getRhs(), [&](Value a, Value last) {
+      auto inner = a.getDefiningOp<AddOp>();
+      if (!inner)
+        return false;
+      return eitherOrder(inner.getLhs(), inner.getRhs(), [&](Value p, Value q) {
+        if (!scaledPair(p, last, x, b) && !scaledPair(last, p, x, b))
+          return false;
+        y = q;
+        return true;
+      });
+    });
+    if (!ok)
+      return rewriter.notifyMatchFailure(op, "not ((x // c) * (c*b) + y) + (x % c) * b");
+    Value c = constLike(rewriter, cache, op.getLoc(), op.getType(), wrapI32(b));
+    Value xb = build<MulOp>(rewriter, cache, op.getLoc(), x, c);
+    replaceWithNew<AddOp>(rewriter, op, xb, y);
+    return success();
+  }
+};
+
 /// ((x // c) * c + y) + x % c -> x + y
 struct RecombineExtra : SymbolicPattern<AddOp> {
   using SymbolicPattern::SymbolicPattern;
@@ -640,7 +715,7 @@ template <typename OpTy> struct ConstBounds : SymbolicPattern<OpTy> {
 
 void addAddPatterns(RewritePatternSet &p, BoundsCache *cache) {
   p.add<AddSelf, ReassocAddConst, HoistConstAdd, CombineMulTerms, CombineMulSelf, Recombine,
-        RecombineExtra, ConstBounds<AddOp>>(p.getContext(), cache);
+        RecombineExtra, RecombineScaled, RecombineScaledExtra, ConstBounds<AddOp>>(p.getContext(), cache);
 }
 void addMulPatterns(RewritePatternSet &p, BoundsCache *cache) {
   p.add<ReassocMulConst, DistributeConstAdd, DistributeMul, ConstBounds<MulOp>>(p.getContext(),

@@ -368,6 +368,38 @@ func.func @recombine(%x: i32, %y: i32) -> (i32, i32, i32) {
 
 // -----
 
+// (x//c)*(c*b) + (x%c)*b -> x*b (uop's rule, not the seed's: an axis split by
+// a reshape and read at the strides of the whole one), also with an extra term
+// on either side.
+// CHECK-LABEL: func.func @recombine_scaled
+// CHECK-SAME: (%[[X:.*]]: i32, %[[Y:.*]]: i32)
+func.func @recombine_scaled(%x: i32, %y: i32) -> (i32, i32, i32, i32) {
+  %c64 = uop.const 64 : i32
+  %c4096 = uop.const 4096 : i32
+  %c4000 = uop.const 4000 : i32
+  %d = uop.floordiv %x, %c64 : i32
+  %m = uop.floormod %x, %c64 : i32
+  %q = uop.mul %d, %c4096 : i32
+  %r = uop.mul %m, %c64 : i32
+  %0 = uop.add %q, %r : i32           // -> x * 64
+  %e = uop.add %q, %y : i32
+  %1 = uop.add %e, %r : i32           // ((x // 64) * 4096 + y) + (x % 64) * 64 -> x*64 + y
+  %f = uop.add %y, %r : i32
+  %2 = uop.add %q, %f : i32           // (x // 64) * 4096 + (y + (x % 64) * 64) -> x*64 + y
+  %w = uop.mul %d, %c4000 : i32
+  %3 = uop.add %w, %r : i32           // must not: 4000 != 64 * 64
+  // CHECK-DAG: %[[C64:.*]] = uop.const 64 : i32
+  // CHECK-DAG: %[[X64:.*]] = uop.mul %[[X]], %[[C64]] : i32
+  // CHECK-DAG: %[[XY:.*]] = uop.add %[[X64]], %[[Y]] : i32
+  // CHECK-DAG: %[[C4000:.*]] = uop.const 4000 : i32
+  // CHECK-DAG: %[[W:.*]] = uop.mul %{{.*}}, %[[C4000]] : i32
+  // CHECK-DAG: %[[R:.*]] = uop.add %[[W]], %{{.*}} : i32
+  // CHECK: return %[[X64]], %[[XY]], %[[XY]], %[[R]]
+  return %0, %1, %2, %3 : i32, i32, i32, i32
+}
+
+// -----
+
 // Comparisons against constants.
 // CHECK-LABEL: func.func @compares
 // CHECK-SAME: (%[[X:.*]]: i32)

@@ -125,6 +125,12 @@ def recombine(f):
     m = f.op('floormod', '%x', f.c(c))
     return [f.op('add', q, m), f.op('add', f.op('add', q, '%y'), m), f.op('add', m, f.op('add', '%y', q))]
 rule('recombine', recombine)
+def recombine_scaled(f):
+    c, b = k(POS + [-3, -4]), k(POS + [-2, 3, 65536])
+    q = f.op('mul', f.op('floordiv', '%x', f.c(c)), f.c(c * b))
+    m = f.op('mul', f.op('floormod', '%x', f.c(c)), f.c(b))
+    return [f.op('add', q, m), f.op('add', f.op('add', q, '%y'), m), f.op('add', m, f.op('add', '%y', q))]
+rule('recombine_scaled', recombine_scaled)
 rule('reassoc_mul', lambda f: [f.op('mul', f.op('mul', '%x', f.c(k())), f.c(k())),
                                f.op('mul', f.c(k()), f.op('mul', f.c(k()), '%x'))])
 rule('distribute', lambda f: [f.op('mul', f.op('add', '%x', f.c(k())), f.c(k())),
