@@ -307,8 +307,10 @@ LogicalResult Kernelizer::run() {
   // The seed's HandOpt.layout: before the materialization points are chosen,
   // so that its stages are points. First (uop's own) the reduces' outputs
   // in the order their readers read them.
-  if (layout)
+  if (layout) {
+    mergeReducedAxes(func);
     permuteIntoReduces(func);
+  }
   if (layout && failed(layoutProgram(func, panel)))
     return failure();
 

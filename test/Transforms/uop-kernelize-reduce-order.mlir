@@ -78,11 +78,13 @@ func.func @own_opts() -> tensor<12x8xf32> {
 
 // -----
 
-// A max over two axes, permuted 3-d: the kept axes move, both reduced
-// axes stay last.
+// A max over two axes, permuted 3-d: the two reduced axes, one run of
+// memory, are merged first (MergeReduceAxes.cpp), then the kept axes move
+// and the reduced one stays last.
 // CHECK-LABEL: func.func private @r_4_2_3() -> tensor<4x2x3xf32>
-// CHECK:         uop.permute %{{.*}}, [2, 0, 1, 3, 4] : tensor<2x3x4x5x6xf32>
-// CHECK:         uop.reduce %{{.*}} <max> pop 2 : tensor<4x2x3x5x6xf32>
+// CHECK:         uop.reshape %{{.*}}, [2, 3, 4, 30] : tensor<2x3x4x5x6xf32>
+// CHECK:         uop.permute %{{.*}}, [2, 0, 1, 3] : tensor<2x3x4x30xf32>
+// CHECK:         uop.reduce %{{.*}} <max> pop 1 : tensor<4x2x3x30xf32>
 // CHECK-NOT:   func.func private
 func.func @max3() -> tensor<4x2x3xf32> {
   %x = uop.buffer 0 : tensor<720xf32>

@@ -56,6 +56,11 @@ SmallVector<std::string> getSymbolicRuleNames(MLIRContext *context);
 /// an axis of size 1 (uop-layout's probe, the seed's `_last_axis_stride`).
 int64_t getViewAxisStride(Value view, Value base, int64_t axis);
 
+/// Merges the reduced axes of every reduce in `func` whose operands read them
+/// as one strided run of memory into one axis (a reshape of the source):
+/// see MergeReduceAxes.cpp. Returns how many reduces were rewritten.
+unsigned mergeReducedAxes(func::FuncOp func);
+
 /// Kernelizes every shaped program in `module` (the seed's make_plan): see
 /// the uop-kernelize pass.
 /// With `layout`, uop-layout runs on each program after detach stripping
