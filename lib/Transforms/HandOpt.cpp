@@ -363,19 +363,41 @@ static std::optional<std::map<int64_t, int64_t>> mergeGroups(ArrayRef<int64_t> b
 /// reduces; then, where the axes with blocks are more than the grid's 3
 /// dimensions or overflow y or z (`maxGrid`), adjacent axes merged into
 /// one grid dimension (`merge`; the seed stops there with an error).
+///
+/// uop's addition: a reduce whose outputs are fewer than an eighth of the
+/// threads the GPU runs at once (`fill`: multiprocessors x max_threads;
+/// 16,896 on an H200) gets no upcast
+/// (each output a thread of its own) and its innermost reduce loop unrolled
+/// by up to 8, so that a thread has that many loads in flight: such a
+/// kernel (GPT's 1024-output row sums over 64 features, which uop-split-
+/// reduce leaves whole) waits on one global load per iteration otherwise.
 static FailureOr<OptsBuilder> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t> shape,
                                            bool reduces, int64_t maxThreads,
-                                           ArrayRef<int64_t> maxGrid) {
+                                           ArrayRef<int64_t> maxGrid, int64_t fill) {
   OptsBuilder o;
   o.gpu = true;
   SmallVector<int64_t> axes;
   for (auto [k, s] : llvm::enumerate(shape))
     if (s > 1)
       axes.push_back(k);
+  bool few = reduces && fill > 0 && product(shape) * 8 < fill;
+  if (few) {
+    int64_t inner = 1;
+    kernel.walk([&](ReduceOp r) {
+      ArrayRef<int64_t> src = getShape(r.getSrc().getType());
+      if (r.getPop() >= 1 && !src.empty())
+        inner = std::max(inner, src.back());
+    });
+    for (int64_t u : {8, 4, 2})
+      if (inner % u == 0 && inner > u) {
+        o.unroll = u;
+        break;
+      }
+  }
   int64_t budget = maxThreads;
   int64_t localAxes = 0;
   for (int64_t k : llvm::reverse(axes)) {
-    if (reduces && shape[k] % 2 == 0 && shape[k] >= 32)
+    if (reduces && !few && shape[k] % 2 == 0 && shape[k] >= 32)
       o.upcast[k] = 2;
     int64_t rest = shape[k] / (o.upcast.count(k) ? o.upcast[k] : 1);
     int64_t cap = std::min<int64_t>(budget, axes.size() > 1 ? 16 : budget);
@@ -525,7 +547,9 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
           tuned = cudaGemmChoice(shape, getReduceSize(kernel));
         FailureOr<OptsBuilder> c = tuned ? FailureOr<OptsBuilder>(*tuned)
                                          : gpuOptChoice(kernel, shape, reduces, blockThreads,
-                                                        target.getMaxGrid());
+                                                        target.getMaxGrid(),
+                                                        target.getMultiprocessors() *
+                                                            target.getMaxThreads());
         if (failed(c))
           return signalPassFailure();
         choice = *c;

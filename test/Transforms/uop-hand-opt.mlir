@@ -1,9 +1,11 @@
 // RUN: uop-opt %s --split-input-file --uop-hand-opt | FileCheck %s --check-prefix=CPU
-// RUN: uop-opt %s --split-input-file --uop-attach-target=target=sm_90 --uop-hand-opt --verify-diagnostics | FileCheck %s --check-prefix=GPU
+// RUN: uop-opt %s --split-input-file --uop-attach-target='target={#uop.target<cuda, chip = "sm_90", warp = 32, max_threads = 1024, max_block = [1024, 1024, 64], max_grid = [2147483647, 65535, 65535]>}' --uop-hand-opt --verify-diagnostics | FileCheck %s --check-prefix=GPU
 //
 // uop-hand-opt: the seed's hand_opt_choice (target=cpu) and gpu_opt_choice
 // (target=gpu). Every expectation is what the seed's functions return for the
-// same graph (uopc/opt.py, uopc/gpu.py).
+// same graph (uopc/opt.py, uopc/gpu.py). The GPU target is one that, like the
+// seed, does not say how many multiprocessors it has: uop's rule for reduces
+// with few outputs (uop-hand-opt-cuda.mlir) needs that count.
 
 // A 64^3 gemm: a 4x4 register tile and threads on axis 0 (64*64*64 >= 2^16);
 // on the GPU 16x16 threads and a 2x2 upcast (axes of 64 >= 32, it reduces).
