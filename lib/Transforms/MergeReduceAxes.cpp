@@ -21,49 +21,108 @@
 #include "Uop/IR/UopOps.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/DenseSet.h"
+#include <set>
 
 using namespace mlir;
 using namespace mlir::uop;
 
 namespace {
 
-/// Whether axes [first, rank) of `v` (a value of the reduce source's shape)
-/// are one strided run in every operand it reads: through elementwise ops to
-/// views of materialized values (buffers, stages, reduces) and constants.
+/// Index points of a value's shape, followed from a use to its definition.
+using Probes = SmallVector<SmallVector<int64_t>>;
+
+/// `probes` (indices of `op`'s result) as indices of its source: the seed's
+/// view arithmetic on points (getViewAxisStride's, for several at once).
+Probes throughMovement(Operation *op, const Probes &probes) {
+  ArrayRef<int64_t> in = getShape(op->getOperand(0).getType());
+  ArrayRef<int64_t> out = getShape(op->getResult(0).getType());
+  Probes next;
+  for (const SmallVector<int64_t> &idx : probes) {
+    SmallVector<int64_t> n(in.size(), 0);
+    if (isa<ReshapeOp>(op)) {
+      int64_t linear = 0;
+      for (auto [i, d] : llvm::zip(idx, out))
+        linear = linear * d + i;
+      for (int64_t k = (int64_t)in.size() - 1; k >= 0; --k) {
+        n[k] = linear % in[k];
+        linear /= in[k];
+      }
+    } else if (isa<ExpandOp>(op)) {
+      for (size_t k = 0; k < in.size(); ++k)
+        n[k] = in[k] == 1 ? 0 : idx[k];
+    } else if (auto p = dyn_cast<PermuteOp>(op)) {
+      for (auto [i, axis] : llvm::enumerate(p.getPerm()))
+        n[axis] = idx[i];
+    } else {
+      auto sh = cast<ShrinkOp>(op);
+      for (size_t k = 0; k < in.size(); ++k)
+        n[k] = idx[k] + sh.getBound(k).first;
+    }
+    next.push_back(std::move(n));
+  }
+  return next;
+}
+
+/// Whether axes [first, rank) of the reduce source `src` are one strided
+/// run in every operand it reads. Probes (the origin and a unit step on each
+/// reduced axis) are followed through elementwise ops and views (a view of
+/// an elementwise op included) to the materialized values (buffers, stages,
+/// reduces), read row-major, where the steps become strides: each axis's
+/// must be the next one's times its size. A constant reads no memory; a
+/// gather, a call or a stack has no strides to read (no merge). The walk
+/// gives up (no merge) past `kMaxVisits` (value, probes) pairs.
 bool reducedAxesMerge(Value src, int64_t first) {
+  constexpr int kMaxVisits = 4096;
   ArrayRef<int64_t> shape = getShape(src.getType());
   int64_t rank = shape.size();
-  SmallVector<Value> stack{src};
-  DenseSet<Value> seen;
+  Probes start{SmallVector<int64_t>(rank, 0)};
+  for (int64_t a = first; a < rank; ++a) {
+    start.push_back(SmallVector<int64_t>(rank, 0));
+    start.back()[a] = 1;
+  }
+  SmallVector<std::pair<Value, Probes>> stack{{src, start}};
+  std::set<std::pair<const void *, SmallVector<int64_t>>> seen;
+  int visits = 0;
   while (!stack.empty()) {
-    Value v = stack.pop_back_val();
-    if (!seen.insert(v).second)
+    auto [v, probes] = stack.pop_back_val();
+    SmallVector<int64_t> key;
+    for (const SmallVector<int64_t> &p : probes)
+      llvm::append_range(key, p);
+    if (!seen.insert({v.getAsOpaquePointer(), key}).second)
       continue;
+    if (++visits > kMaxVisits)
+      return false;
     Operation *def = v.getDefiningOp();
     if (!def)
       return false;
     if (isa<ConstOp>(def))
       continue; // the same value everywhere
     if (isALU(def)) {
-      // Elementwise: every operand has the result's shape.
-      llvm::append_range(stack, def->getOperands());
+      // Elementwise: every operand has the result's shape and indices.
+      for (Value operand : def->getOperands())
+        stack.push_back({operand, probes});
       continue;
     }
-    Value base = getMovementBase(v);
-    Operation *bdef = base.getDefiningOp();
-    if (!bdef || !isa<BufferOp, StageOp, ReduceOp, ConstOp>(bdef))
-      return false; // a gather, a call, a stack: no strides to read
-    if (isa<ConstOp>(bdef))
+    if (isMovement(def)) {
+      stack.push_back({def->getOperand(0), throughMovement(def, probes)});
       continue;
-    // Materialized and read row-major: the view's strides decide.
+    }
+    if (!isa<BufferOp, StageOp, ReduceOp>(def))
+      return false; // a gather, a call, a stack: no strides to read
+    // Materialized, read row-major: the steps are strides.
+    ArrayRef<int64_t> base = getShape(v.getType());
+    auto flat = [&](ArrayRef<int64_t> idx) {
+      int64_t f = 0;
+      for (auto [i, d] : llvm::zip(idx, base))
+        f = f * d + i;
+      return f;
+    };
+    int64_t origin = flat(probes[0]);
     for (int64_t a = first; a + 1 < rank; ++a) {
-      if (shape[a + 1] == 1 || shape[a] == 1)
+      if (shape[a] == 1 || shape[a + 1] == 1)
         continue;
-      int64_t outer = getViewAxisStride(v, base, a), inner = getViewAxisStride(v, base, a + 1);
-      // A view that is affine along the pair has its probes at 0 and 1 of
-      // each axis agree with the last element's: checked by the outer
-      // axis's stride being the inner run's length.
+      int64_t outer = flat(probes[1 + a - first]) - origin;
+      int64_t inner = flat(probes[2 + a - first]) - origin;
       if (outer != inner * shape[a + 1])
         return false;
     }
