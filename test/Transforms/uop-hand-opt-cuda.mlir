@@ -50,7 +50,8 @@ func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel} {
 // GPT's row statistics (batch 16 x context 64 rows over 64 features, 1024
 // outputs): unrolled by 8, no upcast. On the H200 this took the GPT step's
 // 19 such kernels from 60-120 us to under 22 us each and the step from 3.13
-// to 1.54 ms (bench/results/h200-2026-12-03-small-reduce.txt).
+// to 1.54 ms, and the unroll of every reduce with fewer outputs than the GPU
+// has threads to 1.37 ms (bench/results/h200-2026-12-03-small-reduce.txt).
 // CHECK-LABEL: func.func private @r_16_64
 // CHECK-SAME: uop.opts = #uop.opts<unroll = 8, gpu, local = {0: 16, 1: 16}>
 func.func private @r_16_64() -> tensor<16x64xf32> attributes {uop.kernel} {
@@ -62,12 +63,26 @@ func.func private @r_16_64() -> tensor<16x64xf32> attributes {uop.kernel} {
 
 // -----
 
-// 32768 outputs (a quarter of the GPU's threads): gpu_opt_choice's 2x upcast.
+// 32768 outputs (a quarter of the GPU's threads): gpu_opt_choice's 2x
+// upcast, and the reduce loop unrolled by 8.
 // CHECK-LABEL: func.func private @r_512_64
-// CHECK-SAME: uop.opts = #uop.opts<upcast = {0: 2, 1: 2}, gpu, local = {0: 16, 1: 16}>
+// CHECK-SAME: uop.opts = #uop.opts<upcast = {0: 2, 1: 2}, unroll = 8, gpu, local = {0: 16, 1: 16}>
+
 func.func private @r_512_64() -> tensor<512x64xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<2097152xf32>
   %r = uop.reshape %a, [512, 64, 64] : tensor<2097152xf32>
   %c = uop.reduce %r <add> pop 1 : tensor<512x64x64xf32>
   return %c : tensor<512x64xf32>
+}
+
+// -----
+
+// 262144 outputs (twice the GPU's threads): gpu_opt_choice's alone.
+// CHECK-LABEL: func.func private @r_4096_64
+// CHECK-SAME: uop.opts = #uop.opts<upcast = {0: 2, 1: 2}, gpu, local = {0: 16, 1: 16}>
+func.func private @r_4096_64() -> tensor<4096x64xf32> attributes {uop.kernel} {
+  %a = uop.buffer 0 : tensor<1048576xf32>
+  %r = uop.reshape %a, [4096, 64, 4] : tensor<1048576xf32>
+  %c = uop.reduce %r <add> pop 1 : tensor<4096x64x4xf32>
+  return %c : tensor<4096x64xf32>
 }
