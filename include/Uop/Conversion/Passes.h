@@ -145,6 +145,29 @@ void populateUopMemRefToEmitCPatterns(const CTypeConverter &converter,
 void populateUopGPUToEmitCPatterns(const CTypeConverter &converter,
                                    RewritePatternSet &patterns);
 
+/// CUDA C: uop-lower-gemm's tensor-core ops (nvgpu.ldmatrix, mma.sync and
+/// the cp.async copies, groups and waits) as calls of the prelude's helpers
+/// (getCudaFragmentHelpers), each one PTX instruction in inline asm.
+void populateUopNVGPUToEmitCPatterns(const CTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+/// CUDA C: the vectors of the tensor-core path (fragments, the epilogue's
+/// pairs) as the prelude's `uop_vec<T, N>`: extract, to_elements,
+/// from_elements and store.
+void populateUopVectorToEmitCPatterns(const CTypeConverter &converter,
+                                      RewritePatternSet &patterns);
+/// Before the conversion: the elements of a row that vector.extract takes
+/// out of a fragment are those of the fragment (VectorToEmitC.cpp).
+void simplifyVectorFragments(ModuleOp module);
+/// The definitions of the CUDA prelude's tensor-core helpers (`uop_vec`,
+/// `uop_ldmatrix_x4`, `uop_mma_m16n8k16`, `uop_cp_async_cg`, ...) that the
+/// converted `module` uses, in order.
+std::vector<std::string> getCudaFragmentHelpers(ModuleOp module);
+/// The C lvalue `memref[indices]` (or a scalar variable itself) of a
+/// converted memref, indexed by the i32 an index was cast from where it was.
+FailureOr<Value> getCElement(Location loc, Value memref, ValueRange indices,
+                             ValueRange convertedIndices, Type elementType,
+                             ConversionPatternRewriter &rewriter);
+
 /// Forms C expressions as upstream's form-expressions does, except that an
 /// operand C compilers want parenthesized (a comparison or arithmetic
 /// inside a bitwise operator, `&&` inside `||`, a comparison of a

@@ -18,6 +18,12 @@
 //   uop-linearize expands (remsi, then `r + b` where r and b differ in
 //   sign) -> `floormod_i32(a, b)`: the seed's prelude helpers; upstream has
 //   no floordivsi, and the expansion read as five lines.
+// * index (`size_t`, unsigned as index's unsigned ops are) divui, remui,
+//   andi, ori, xori -> C's `/`, `%`, `&`, `|`, `^` (uop-lower-gemm's lane and
+//   swizzle arithmetic); upstream takes integers only.
+// * arith.minsi/maxsi/minui/maxui -> `a < b ? a : b` (a signed compare of
+//   index through ptrdiff_t, an unsigned one of an int through its unsigned
+//   type), which upstream lacks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -220,6 +226,52 @@ struct FloorMod : OpConversionPattern<arith::SelectOp> {
   }
 };
 
+/// An index op C's operator on size_t is (unsigned, as the op).
+template <typename ArithOp, typename COp> struct IndexBinary : OpConversionPattern<ArithOp> {
+  using OpConversionPattern<ArithOp>::OpConversionPattern;
+  LogicalResult matchAndRewrite(ArithOp op, typename ArithOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    if (!isa<IndexType>(op.getType()) || !type)
+      return rewriter.notifyMatchFailure(op, "not an index op");
+    rewriter.replaceOpWithNewOp<COp>(op, type, adaptor.getLhs(), adaptor.getRhs());
+    return success();
+  }
+};
+
+/// arith.min*/max* (scalar integers) -> `a < b ? a : b` (`>` for max).
+template <typename ArithOp, bool isMax, bool isSigned>
+struct MinMax : OpConversionPattern<ArithOp> {
+  using OpConversionPattern<ArithOp>::OpConversionPattern;
+  LogicalResult matchAndRewrite(ArithOp op, typename ArithOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    Type orig = op.getType();
+    if (!type ||
+        !(isa<IndexType>(orig) || (isa<IntegerType>(orig) && orig.getIntOrFloatBitWidth() > 1)))
+      return rewriter.notifyMatchFailure(op, "not a scalar integer");
+    Location loc = op.getLoc();
+    Value a = adaptor.getLhs(), b = adaptor.getRhs();
+    // The compare's type: index is size_t (unsigned), an integer is signed.
+    Type cmpType;
+    if (isa<IndexType>(orig) && isSigned)
+      cmpType = emitc::PtrDiffTType::get(op.getContext());
+    else if (isa<IntegerType>(orig) && !isSigned)
+      cmpType =
+          IntegerType::get(op.getContext(), orig.getIntOrFloatBitWidth(), IntegerType::Unsigned);
+    Value x = a, y = b;
+    if (cmpType) {
+      x = emitc::CastOp::create(rewriter, loc, cmpType, a);
+      y = emitc::CastOp::create(rewriter, loc, cmpType, b);
+    }
+    Value cmp =
+        emitc::CmpOp::create(rewriter, loc, rewriter.getI1Type(),
+                             isMax ? emitc::CmpPredicate::gt : emitc::CmpPredicate::lt, x, y);
+    rewriter.replaceOpWithNewOp<emitc::ConditionalOp>(op, type, cmp, a, b);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::uop::populateUopArithToEmitCPatterns(const CTypeConverter &converter,
@@ -228,4 +280,10 @@ void mlir::uop::populateUopArithToEmitCPatterns(const CTypeConverter &converter,
   patterns.add<ConstantToLiteral, OrderedCmpF, IndexCast, FloorDiv, FloorMod>(converter,
                                                                               patterns.getContext(),
                                                                               /*benefit=*/2);
+  patterns.add<IndexBinary<arith::DivUIOp, emitc::DivOp>, IndexBinary<arith::RemUIOp, emitc::RemOp>,
+               IndexBinary<arith::AndIOp, emitc::BitwiseAndOp>,
+               IndexBinary<arith::OrIOp, emitc::BitwiseOrOp>,
+               IndexBinary<arith::XOrIOp, emitc::BitwiseXorOp>, MinMax<arith::MinSIOp, false, true>,
+               MinMax<arith::MaxSIOp, true, true>, MinMax<arith::MinUIOp, false, false>,
+               MinMax<arith::MaxUIOp, true, false>>(converter, patterns.getContext());
 }

@@ -6,13 +6,21 @@
 // * gpu.func (a kernel) -> `extern "C" __global__ __launch_bounds__(N) void
 //   r_64(float* __restrict__ v1, ...)`, N its known block size; its
 //   workgroup attributions -> `__shared__ float smem0[256];` at its start
+//   (`__shared__ __align__(128) half smem0[6144];` where `llvm.align` says)
 //   (EmitC has no address spaces: a verbatim declaration and a literal
 //   naming it);
 // * gpu.thread_id/block_id/block_dim/grid_dim x|y|z -> `threadIdx.x`, ...
 //   (the dimension uop-to-gpu chose: `.x` is the fastest-varying axis, the
 //   seed's order);
 // * gpu.barrier -> `__syncthreads()`, gpu.return -> `return`;
-// * gpu.launch_func (in the host) -> `r_64<<<dim3(4, 1, 1), dim3(16, 1, 1)>>>(v1, v2)`.
+// * gpu.dynamic_shared_memory (uop-to-gpu's workgroup memory past 48 KiB)
+//   -> `extern __shared__ __align__(1024) int8_t smem_dynamic[];` and a
+//   literal naming it (aligned as uop-dynamic-shared-to-nvvm aligns the PTX
+//   path's);
+// * gpu.launch_func (in the host) -> `r_64<<<dim3(4, 1, 1), dim3(16, 1, 1)>>>(v1, v2)`,
+//   with dynamic shared memory `<<<grid, block, bytes>>>` after the
+//   `cudaFuncSetAttribute` that allows the kernel that many bytes (the
+//   runtime does the same with the driver API).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,8 +64,13 @@ struct KernelLowering : OpConversionPattern<gpu::GPUFuncOp> {
       if (!ptr || elem.empty())
         return rewriter.notifyMatchFailure(op, "workgroup memory of a type C has no array of");
       std::string name = "smem" + std::to_string(k);
+      // Aligned as the PTX path's (`llvm.align`: uop-lower-gemm's tiles, 16
+      // bytes a cp.async and an ldmatrix row).
+      std::string align;
+      if (auto a = dyn_cast_or_null<IntegerAttr>(op.getWorkgroupAttributionAttr(k, "llvm.align")))
+        align = "__align__(" + std::to_string(a.getInt()) + ") ";
       emitc::VerbatimOp::create(rewriter, loc,
-                                "__shared__ " + elem + " " + name + "[" +
+                                "__shared__ " + align + elem + " " + name + "[" +
                                     std::to_string(type.getNumElements()) + "];");
       Value lit = emitc::LiteralOp::create(rewriter, loc, ptr, name);
       signature.remapInput(op.getNumArguments() + k, lit);
@@ -122,13 +135,35 @@ struct BarrierLowering : OpConversionPattern<gpu::BarrierOp> {
   }
 };
 
+/// gpu.dynamic_shared_memory -> the `extern __shared__` array.
+struct DynamicSharedLowering : OpConversionPattern<gpu::DynamicSharedMemoryOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(gpu::DynamicSharedMemoryOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    std::string elem = CTypeConverter::getCTypeName(op.getType().getElementType());
+    if (!type || elem.empty())
+      return rewriter.notifyMatchFailure(op, "not bytes C has a type of");
+    emitc::VerbatimOp::create(rewriter, op.getLoc(),
+                              "extern __shared__ __align__(1024) " + elem + " smem_dynamic[];");
+    rewriter.replaceOpWithNewOp<emitc::LiteralOp>(op, type, "smem_dynamic");
+    return success();
+  }
+};
+
 /// gpu.launch_func (constant sizes) -> `name<<<dim3(...), dim3(...)>>>(args)`.
 struct LaunchLowering : OpConversionPattern<gpu::LaunchFuncOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(gpu::LaunchFuncOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (op.getAsyncToken() || op.getDynamicSharedMemorySize() || op.hasClusterSize())
+    if (op.getAsyncToken() || op.hasClusterSize())
       return rewriter.notifyMatchFailure(op, "only synchronous plain launches have a C form here");
+    std::optional<int64_t> shared;
+    if (Value bytes = op.getDynamicSharedMemorySize()) {
+      shared = getConstantIntValue(bytes);
+      if (!shared)
+        return rewriter.notifyMatchFailure(op, "dynamic shared memory is not a constant");
+    }
     auto dims = [&](std::array<Value, 3> values) -> std::optional<std::string> {
       std::string s = "dim3(";
       for (auto [i, v] : llvm::enumerate(values)) {
@@ -145,8 +180,20 @@ struct LaunchLowering : OpConversionPattern<gpu::LaunchFuncOp> {
         dims({op.getBlockSizeX(), op.getBlockSizeY(), op.getBlockSizeZ()});
     if (!grid || !block)
       return rewriter.notifyMatchFailure(op, "launch sizes are not constants");
-    std::string callee = getCFunctionName(op.getKernelName().getValue(), /*isKernel=*/true).str() +
-                         "<<<" + *grid + ", " + *block + ">>>";
+    std::string kernel = getCFunctionName(op.getKernelName().getValue(), /*isKernel=*/true).str();
+    std::string callee = kernel + "<<<" + *grid + ", " + *block;
+    if (shared) {
+      std::string bytes = std::to_string(*shared);
+      MLIRContext *ctx = op.getContext();
+      emitc::CallOpaqueOp::create(
+          rewriter, op.getLoc(), TypeRange{}, "cudaFuncSetAttribute", ValueRange{},
+          rewriter.getArrayAttr(
+              {emitc::OpaqueAttr::get(ctx, kernel),
+               emitc::OpaqueAttr::get(ctx, "cudaFuncAttributeMaxDynamicSharedMemorySize"),
+               emitc::OpaqueAttr::get(ctx, bytes)}));
+      callee += ", " + bytes;
+    }
+    callee += ">>>";
     rewriter.replaceOpWithNewOp<emitc::CallOpaqueOp>(op, TypeRange{}, callee,
                                                      adaptor.getKernelOperands());
     return success();
@@ -158,7 +205,9 @@ struct LaunchLowering : OpConversionPattern<gpu::LaunchFuncOp> {
 void mlir::uop::populateUopGPUToEmitCPatterns(const CTypeConverter &converter,
                                               RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<KernelLowering, ReturnLowering, BarrierLowering, LaunchLowering>(converter, ctx);
+  patterns
+      .add<KernelLowering, ReturnLowering, BarrierLowering, DynamicSharedLowering, LaunchLowering>(
+          converter, ctx);
   patterns.add<IdLowering<gpu::ThreadIdOp>>(converter, ctx, "threadIdx");
   patterns.add<IdLowering<gpu::BlockIdOp>>(converter, ctx, "blockIdx");
   patterns.add<IdLowering<gpu::BlockDimOp>>(converter, ctx, "blockDim");

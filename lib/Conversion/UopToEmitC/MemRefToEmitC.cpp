@@ -18,6 +18,8 @@
 //   `__atomic_fetch_add(&p[i], v, __ATOMIC_SEQ_CST)`, CUDA `atomicAdd(&p[i], v)`;
 // * memref.prefetch: `__builtin_prefetch(&p[i], rw, locality)`, CUDA
 //   PTX's `prefetch.global.L1` (what uop-prefetch-to-nvvm emits).
+// * memref.view of the block's dynamic shared memory (CUDA, uop-to-gpu's
+//   workgroup memory past 48 KiB): `(half*) &smem_dynamic[32768]`.
 //
 // Upstream's alloca pattern makes the private memrefs (emitc.variable of
 // the converted array or scalar type).
@@ -38,10 +40,9 @@ static Value cIndex(Value original, Value converted, ConversionPatternRewriter &
   return converted;
 }
 
-/// The lvalue `memref[indices]` (or the scalar variable itself), in C.
-static FailureOr<Value> element(Location loc, Value memref, ValueRange indices,
-                                ValueRange convertedIndices, Type elementType,
-                                ConversionPatternRewriter &rewriter) {
+FailureOr<Value> mlir::uop::getCElement(Location loc, Value memref, ValueRange indices,
+                                        ValueRange convertedIndices, Type elementType,
+                                        ConversionPatternRewriter &rewriter) {
   if (isa<emitc::LValueType>(memref.getType()))
     return memref;
   SmallVector<Value> idx;
@@ -62,8 +63,8 @@ struct LoadLowering : OpConversionPattern<memref::LoadOp> {
     Type type = getTypeConverter()->convertType(op.getType());
     if (!type)
       return rewriter.notifyMatchFailure(op, "element type has no C form");
-    FailureOr<Value> lv = element(op.getLoc(), adaptor.getMemref(), op.getIndices(),
-                                  adaptor.getIndices(), type, rewriter);
+    FailureOr<Value> lv = getCElement(op.getLoc(), adaptor.getMemref(), op.getIndices(),
+                                      adaptor.getIndices(), type, rewriter);
     if (failed(lv))
       return rewriter.notifyMatchFailure(op, "a buffer is indexed by one index");
     rewriter.replaceOpWithNewOp<emitc::LoadOp>(op, type, *lv);
@@ -78,8 +79,8 @@ struct StoreLowering : OpConversionPattern<memref::StoreOp> {
     Type type = getTypeConverter()->convertType(op.getValueToStore().getType());
     if (!type)
       return rewriter.notifyMatchFailure(op, "element type has no C form");
-    FailureOr<Value> lv = element(op.getLoc(), adaptor.getMemref(), op.getIndices(),
-                                  adaptor.getIndices(), type, rewriter);
+    FailureOr<Value> lv = getCElement(op.getLoc(), adaptor.getMemref(), op.getIndices(),
+                                      adaptor.getIndices(), type, rewriter);
     if (failed(lv))
       return rewriter.notifyMatchFailure(op, "a buffer is indexed by one index");
     rewriter.replaceOpWithNewOp<emitc::AssignOp>(op, *lv, adaptor.getValue());
@@ -143,8 +144,8 @@ struct AtomicAddLowering : OpConversionPattern<memref::AtomicRMWOp> {
     if (!type)
       return rewriter.notifyMatchFailure(op, "element type has no C form");
     Location loc = op.getLoc();
-    FailureOr<Value> lv =
-        element(loc, adaptor.getMemref(), op.getIndices(), adaptor.getIndices(), type, rewriter);
+    FailureOr<Value> lv = getCElement(loc, adaptor.getMemref(), op.getIndices(),
+                                      adaptor.getIndices(), type, rewriter);
     if (failed(lv))
       return rewriter.notifyMatchFailure(op, "a buffer is indexed by one index");
     bool cuda = static_cast<const CTypeConverter *>(getTypeConverter())->isCuda();
@@ -186,8 +187,8 @@ struct PrefetchLowering : OpConversionPattern<memref::PrefetchOp> {
     if (!elem)
       return rewriter.notifyMatchFailure(op, "element type has no C form");
     Location loc = op.getLoc();
-    FailureOr<Value> lv =
-        element(loc, adaptor.getMemref(), op.getIndices(), adaptor.getIndices(), elem, rewriter);
+    FailureOr<Value> lv = getCElement(loc, adaptor.getMemref(), op.getIndices(),
+                                      adaptor.getIndices(), elem, rewriter);
     if (failed(lv))
       return rewriter.notifyMatchFailure(op, "a buffer is indexed by one index");
     Value ptr = emitc::AddressOfOp::create(rewriter, loc, emitc::PointerType::get(elem), *lv);
@@ -209,12 +210,33 @@ struct PrefetchLowering : OpConversionPattern<memref::PrefetchOp> {
   }
 };
 
+/// memref.view of a byte pointer (the dynamic shared memory) -> `(T*)
+/// &p[offset]`.
+struct ViewLowering : OpConversionPattern<memref::ViewOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(memref::ViewOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    auto base = dyn_cast<emitc::PointerType>(adaptor.getSource().getType());
+    if (!type || !isa<emitc::PointerType>(type) || !base || !adaptor.getSizes().empty())
+      return rewriter.notifyMatchFailure(op, "only a static view of a C pointer");
+    Location loc = op.getLoc();
+    Value shift = cIndex(op.getByteShift(), adaptor.getByteShift(), rewriter);
+    Value byte =
+        emitc::SubscriptOp::create(rewriter, loc, emitc::LValueType::get(base.getPointee()),
+                                   adaptor.getSource(), ValueRange{shift});
+    Value at = emitc::AddressOfOp::create(rewriter, loc, base, byte);
+    rewriter.replaceOpWithNewOp<emitc::CastOp>(op, type, at);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::uop::populateUopMemRefToEmitCPatterns(const CTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   // Above upstream's load, store and alloc, which take arrays only.
   patterns.add<LoadLowering, StoreLowering, AllocLowering, DeallocLowering, ExtractPointerLowering,
-               AtomicAddLowering,
-               PrefetchLowering>(converter, patterns.getContext(), /*benefit=*/2);
+               AtomicAddLowering, PrefetchLowering, ViewLowering>(converter, patterns.getContext(),
+                                                                  /*benefit=*/2);
 }

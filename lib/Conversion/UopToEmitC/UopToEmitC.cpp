@@ -75,10 +75,16 @@ CTypeConverter::CTypeConverter(MLIRContext *ctx, bool cuda) : cuda(cuda) {
   });
   populateEmitCSizeTTypeConversions(*this);
   addConversion([this, ctx](MemRefType type) -> std::optional<Type> {
-    if (!type.hasStaticShape() || !type.getLayout().isIdentity() || type.getRank() == 0)
+    if (!type.getLayout().isIdentity() || type.getRank() == 0)
       return std::nullopt;
     Type elem = convertType(type.getElementType());
     if (!elem || getCTypeName(elem).empty())
+      return std::nullopt;
+    // The block's dynamic shared memory (memref<?xi8>, gpu.dynamic_shared_memory):
+    // a pointer to its `extern __shared__` array, as static workgroup memory.
+    if (this->cuda && type.getRank() == 1 && inAddressSpace(type, gpu::AddressSpace::Workgroup))
+      return emitc::PointerType::get(elem);
+    if (!type.hasStaticShape())
       return std::nullopt;
     if (inAddressSpace(type, gpu::AddressSpace::Private)) {
       if (type.getNumElements() == 1)
@@ -91,6 +97,24 @@ CTypeConverter::CTypeConverter(MLIRContext *ctx, bool cuda) : cuda(cuda) {
       return std::nullopt;
     return emitc::OpaqueType::get(ctx, getCTypeName(elem) +
                                            (this->cuda ? "* __restrict__" : "* restrict"));
+  });
+  // CUDA: a vector (the tensor-core fragments of uop-lower-gemm's nvgpu
+  // ops) is the prelude's `uop_vec<T, N>`, its elements flattened row-major
+  // (NVGPUToEmitC.cpp); an async-copy token is nothing C needs, an int
+  // nobody reads.
+  addConversion([this, ctx](VectorType type) -> std::optional<Type> {
+    if (!this->cuda || type.isScalable() || type.getRank() == 0)
+      return std::nullopt;
+    std::string elem = getCTypeName(type.getElementType());
+    if (elem.empty() || type.getElementType().isInteger(1))
+      return std::nullopt;
+    return emitc::OpaqueType::get(ctx, "uop_vec<" + elem + ", " +
+                                           std::to_string(type.getNumElements()) + ">");
+  });
+  addConversion([this, ctx](nvgpu::DeviceAsyncTokenType) -> std::optional<Type> {
+    if (!this->cuda)
+      return std::nullopt;
+    return IntegerType::get(ctx, 32);
   });
   auto cast = [](OpBuilder &b, Type type, ValueRange inputs, Location loc) -> Value {
     if (inputs.size() != 1)
@@ -268,8 +292,8 @@ static void addPrelude(ModuleOp module, bool cuda) {
   bool f16 = false;
   module.walk([&](Operation *op) {
     for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
-      if (t.isF16() || (isa<emitc::OpaqueType>(t) &&
-                        cast<emitc::OpaqueType>(t).getValue().starts_with("_Float16")))
+      if (t.isF16() ||
+          (isa<emitc::OpaqueType>(t) && cast<emitc::OpaqueType>(t).getValue().contains("_Float16")))
         f16 = true;
   });
   auto include = [&](StringRef h) { emitc::IncludeOp::create(b, loc, h, /*standard=*/true); };
@@ -301,6 +325,10 @@ static void addPrelude(ModuleOp module, bool cuda) {
                               qualifier +
                                   " int floormod_i32(int a, int b) { int r = a % b; return (r != "
                                   "0 && ((r < 0) != (b < 0))) ? r + b : r; }");
+  // The tensor-core path's (CUTLASS's inline PTX).
+  if (cuda)
+    for (const std::string &helper : getCudaFragmentHelpers(module))
+      emitc::VerbatimOp::create(b, loc, helper);
 }
 
 /// Erases the C ops nothing uses and that do nothing: what uop's patterns
@@ -392,6 +420,8 @@ struct UopToEmitCPass : mlir::uop::impl::UopToEmitCPassBase<UopToEmitCPass> {
       return signalPassFailure();
     commentKernelParameters(module);
     tagPrivateAllocas(module);
+    if (cuda)
+      simplifyVectorFragments(module);
 
     CTypeConverter converter(ctx, cuda);
     RewritePatternSet patterns(ctx);
@@ -406,8 +436,11 @@ struct UopToEmitCPass : mlir::uop::impl::UopToEmitCPassBase<UopToEmitCPass> {
     populateUopArithToEmitCPatterns(converter, patterns);
     populateUopMathToEmitCPatterns(converter, patterns);
     populateUopMemRefToEmitCPatterns(converter, patterns);
-    if (cuda)
+    if (cuda) {
       populateUopGPUToEmitCPatterns(converter, patterns);
+      populateUopNVGPUToEmitCPatterns(converter, patterns);
+      populateUopVectorToEmitCPatterns(converter, patterns);
+    }
 
     ConversionTarget target(*ctx);
     target.addLegalDialect<emitc::EmitCDialect>();
