@@ -365,7 +365,13 @@ private:
   /// Two's complement wrap of an integer into i32 (the value of an i32 add
   /// or mul); the premise "no i32 overflow" says it is the identity.
   z3::expr wrap(const z3::expr &t, Interval raw) {
-    z3::expr wrapped = t.simplify();
+    // Folded only when its operands are constants: Z3's simplify rewrites
+    // the whole term, and an i32 chain's term holds the chain before it (a
+    // 2,000-add chain took 215 s and 1.4 GB, quadratic in its length).
+    bool constant = t.is_app() && t.num_args() > 0;
+    for (unsigned i = 0; constant && i < t.num_args(); ++i)
+      constant = t.arg(i).is_numeral();
+    z3::expr wrapped = constant ? t.simplify() : t;
     if (wrapped.is_numeral()) {
       int64_t v;
       if (Z3_get_numeral_int64(ctx, wrapped, &v))
