@@ -328,7 +328,14 @@ bool LaneLegality::checkSafe(Operation *range) {
         return false;
       v = false; // a pointer; the lanes of its index are the access's
     }
-    if (v && !isa<StoreOp, AfterOp, SinkOp>(op))
+    // An after of memory orders it (its dependencies do not make the memory
+    // lane-variant); an after of a value (a gather after its checks) is
+    // that value.
+    bool valueAfter = isa<AfterOp>(op) && !isMemory(op->getResult(0).getType()) &&
+                      !isa<VoidType>(op->getResult(0).getType());
+    if (valueAfter)
+      v = variant.contains(op->getOperand(0).getDefiningOp());
+    if (v && !isa<StoreOp, SinkOp>(op) && (valueAfter || !isa<AfterOp>(op)))
       variant.insert(op);
   }
   return true;

@@ -102,6 +102,9 @@ private:
     size_t base = 0;
     Value r;
     std::unique_ptr<ReduceState> reduce;
+    /// A value index's run-time checks (uop.check_index), one per axis
+    /// whose bounds are not proven.
+    SmallVector<Value, 2> checks;
   };
 
   /// The value of `u` at `idx`: the seed's `rangeify`, without recursion.
@@ -419,8 +422,10 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
         Value checked = i;
         if (k < src.size() && i.getType().isInteger(32)) {
           IntBounds bounds = getBounds(i);
-          if (bounds.min < 0 || bounds.max >= src[k])
+          if (bounds.min < 0 || bounds.max >= src[k]) {
             checked = CheckIndexOp::create(b, op->getLoc(), i, src[k]);
+            f.checks.push_back(checked);
+          }
         }
         iv.push_back(checked);
       }
@@ -430,6 +435,13 @@ FailureOr<bool> Rangeifier::step(Frame &f, ArrayRef<Value> got) {
     }
     indexLocs.pop_back();
     r = got[m];
+    // The value comes after its checks: a view may drop the checked index
+    // (an expanded axis reads element 0) and the simplification may too
+    // (a stack of equal values is one where(c, x, x) -> x); the pure
+    // uop.check_index would then go with it, and an index out of range
+    // would pass unreported (issue 32).
+    if (!f.checks.empty())
+      r = AfterOp::create(b, op->getLoc(), r, f.checks);
     return true;
   }
   if (auto stack = dyn_cast<StackOp>(op)) {

@@ -354,6 +354,12 @@ static FailureOr<std::string> lowerToC(ModuleOp module, const rt::HostPlan &plan
                        rt::formatPlan(plan);
   if (failed(translateToC(module, os, header)))
     return failure();
+  // The plan the code is compiled for, which the runtime checks a plan
+  // against on load (a CPU library's symbol; CUDA C's PTX gets a comment).
+  if (cpu)
+    os << "\n/* The plan this library is compiled for (the runtime checks it). */\n"
+       << "const char " << rt::kPlanSignatureSymbol << "[] = \"" << plan.codeSignature()
+       << "\";\n";
   return source;
 }
 
@@ -389,6 +395,16 @@ static FailureOr<std::string> sourceOfCopy(ModuleOp module, const rt::HostPlan &
     return std::string();
   }
   return source;
+}
+
+/// `ptx` with the signature of the plan it is compiled for (a comment line
+/// at its end), which the runtime checks a plan against on load.
+static std::string withPlanSignature(std::string ptx, const rt::HostPlan &plan) {
+  if (ptx.empty())
+    return ptx;
+  if (ptx.back() != '\n')
+    ptx += '\n';
+  return ptx + rt::kPlanSignatureComment + plan.codeSignature() + "\n";
 }
 
 /// The CUDA target: the same plan, the kernels lowered to PTX.
@@ -436,7 +452,7 @@ static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::
           compileCudaC(*source, targets.gpu, options.cudaToolkit, module.getLoc());
       if (failed(binary))
         return failure();
-      compiled.ptx = std::move(binary->ptx);
+      compiled.ptx = withPlanSignature(std::move(binary->ptx), plan);
       compiled.cubin = std::move(binary->cubin);
     }
     compiled.source = std::move(*source);
@@ -457,7 +473,7 @@ static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::
   FailureOr<std::string> ptx = getPTX(module);
   if (failed(ptx))
     return failure();
-  compiled.ptx = std::move(*ptx);
+  compiled.ptx = withPlanSignature(std::move(*ptx), plan);
   compiled.plan = std::move(plan);
   return compiled;
 }
@@ -565,6 +581,10 @@ static FailureOr<CompiledProgram> compileStaged(ModuleOp program, const CompileO
     for (const rt::PlanKernel &k : plan.kernels)
       if (failed(addPackedEntry(*module, k.name, rt::kernelEntryName(k.name))))
         return failure();
+  // The plan the library is compiled for, which the runtime checks a plan
+  // against on load (a bundle's plan edited to a smaller output).
+  if (failed(addPlanSignature(*module, rt::kPlanSignatureSymbol, plan.codeSignature())))
+    return failure();
   FailureOr<std::string> so = compileToSharedLibrary(*module, options.codegen);
   if (failed(so))
     return failure();

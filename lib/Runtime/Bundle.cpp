@@ -195,6 +195,11 @@ Result<detail::BundleContents> uop::rt::detail::decodeContainer(std::string_view
     if (nameLen == 0 || nameLen > kMaxNameLength || body.size() - off < nameLen + 8)
       return bad("bad name");
     std::string entryName(body.substr(off, nameLen));
+    // Names are printable (an error names them, on one line).
+    if (std::any_of(entryName.begin(), entryName.end(), [](char c) {
+          return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+        }))
+      return bad("a name with control characters");
     off += nameLen;
     uint64_t dataLen = getLE(body, off, 8);
     off += 8;

@@ -7,6 +7,7 @@
 #include "Uop/Runtime/Cache.h"
 #include "Uop/Runtime/File.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -20,6 +21,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -463,6 +465,27 @@ struct TempOwners {
           ++removed;
       }
       close(fd);
+    }
+    // Files no claim names (a temporary of an older uop, whose lock scheme
+    // this is not, or of a process whose lock file could not be made, or
+    // anything else left in tmp/): removed once an hour old, when no
+    // writer is still at them.
+    time_t now = time(nullptr);
+    std::set<std::string> live(names.begin(), names.end()); // the locks left
+    for (const std::string &name : names) {
+      if (name.empty() || name[0] == '.')
+        continue;
+      size_t dash = name.rfind('-');
+      std::string token = dash == std::string::npos ? "" : name.substr(0, dash);
+      if (!token.empty() &&
+          (token == self || (live.count("." + token + ".lock") &&
+                             access((dir + "/." + token + ".lock").c_str(), F_OK) == 0)))
+        continue;
+      std::string path = dir + "/" + name;
+      struct stat st;
+      if (lstat(path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode) && now - st.st_mtime > 3600 &&
+          unlink(path.c_str()) == 0)
+        ++removed;
     }
     return removed;
   }

@@ -28,6 +28,9 @@ Executable::~Executable() = default;
 
 Result<std::unique_ptr<Executable>> Executable::loadCuda(HostPlan plan, std::string ptx,
                                                          std::string cubin) {
+  // The plan its PTX was compiled with, before the driver sees either.
+  if (Result<bool> ok = plan.checkCodeSignature(ptxPlanSignature(ptx)); !ok)
+    return Error{ok.error()};
   auto program = CudaProgram::load(plan, ptx, cubin);
   if (!program.ok())
     return Error{program.error()};
@@ -56,6 +59,13 @@ Result<std::unique_ptr<Executable>> Executable::load(HostPlan plan, const std::s
   auto kernel = CpuKernel::load(library);
   if (!kernel.ok())
     return Error{kernel.error()};
+  // The plan its library was compiled with (a library uop did not make
+  // carries none, and is taken as it is).
+  if (auto *signature = static_cast<const char *>(kernel->library().symbol(kPlanSignatureSymbol))) {
+    if (Result<bool> ok = plan.checkCodeSignature(std::string(signature, strnlen(signature, 1 << 24)));
+        !ok)
+      return Error{ok.error()};
+  }
   return std::unique_ptr<Executable>(new Executable(std::move(plan), library, kernel.take()));
 }
 

@@ -348,10 +348,29 @@ Result<HostBuffer> readFrom(Source &src, const std::string &name) {
   if (dataBytes > src.remaining())
     return Error(name + ": truncated data: expected " + std::to_string(dataBytes) +
                  " bytes, found " + std::to_string(src.remaining()));
+  // A stream (a pipe, FIFO or device) has no size to check the header
+  // against: its data is read a chunk at a time first, so a header that
+  // claims gigabytes costs what the stream really holds, not what it claims.
+  std::string staged;
+  if (!src.sized) {
+    constexpr uint64_t kChunk = uint64_t(1) << 20;
+    while (staged.size() < dataBytes) {
+      size_t at = staged.size();
+      uint64_t want = std::min<uint64_t>(kChunk, dataBytes - at);
+      staged.resize(at + want);
+      if (!src.read(&staged[at], want))
+        return Error(name + ": truncated data: expected " + std::to_string(dataBytes) + " bytes, " +
+                     (src.why.empty() ? std::string("the data ended early")
+                                      : "the read failed: " + src.why));
+    }
+  }
   Result<HostBuffer> buf = HostBuffer::create(*dt, h.shape);
   if (!buf)
     return Error(name + ": " + buf.error());
-  if (!src.read(buf->data(), dataBytes))
+  if (!src.sized) {
+    if (dataBytes)
+      std::memcpy(buf->data(), staged.data(), dataBytes);
+  } else if (!src.read(buf->data(), dataBytes))
     return Error(name + ": truncated data: expected " + std::to_string(dataBytes) + " bytes, " +
                  (src.why.empty() ? std::string("the data ended early") : "the read failed: " + src.why));
   if (*dt == DType::Bool) {

@@ -3,6 +3,7 @@
 #include "Uop/Runtime/Plan.h"
 
 #include <sstream>
+#include <vector>
 
 using namespace uop::rt;
 
@@ -165,9 +166,10 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
       int64_t numel = 1;
       for (int64_t &d : v.shape) {
         ls >> d;
-        if (!ls || d < 0)
+        // A shape whose elements overflow an int64 is no shape (it wrapped
+        // to a small count that passed the comparison below).
+        if (!ls || d < 0 || __builtin_mul_overflow(numel, d, &numel))
           return bad();
-        numel *= d;
       }
       if (std::max<int64_t>(numel, 1) > plan.args[v.arg].numel)
         return bad();
@@ -228,4 +230,117 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
       return Error{"bad host plan: a check record of kernel " + std::to_string(a.slot) +
                    ", but the plan has " + std::to_string(plan.kernels.size())};
   return plan;
+}
+
+//===----------------------------------------------------------------------===//
+// The plan's signature in its code
+//===----------------------------------------------------------------------===//
+
+/// Bumped whenever the signature's form changes.
+static constexpr const char *kSignatureHeader = "uop-plan-1";
+
+static const char *kindLetter(PlanArg::Kind kind) {
+  switch (kind) {
+  case PlanArg::Input:
+    return "I";
+  case PlanArg::Output:
+    return "O";
+  case PlanArg::Temp:
+    return "T";
+  case PlanArg::Check:
+    return "C";
+  }
+  return "?";
+}
+
+std::string HostPlan::codeSignature() const {
+  std::ostringstream os;
+  os << kSignatureHeader << " form=" << static_cast<int>(form);
+  for (const PlanArg &a : args)
+    os << " arg=" << kindLetter(a.kind) << ":" << dtypeName(a.dtype) << ":" << a.numel;
+  for (const PlanLaunch &l : launches) {
+    os << " launch=" << l.kernel << ":";
+    for (size_t i = 0; i < l.args.size(); ++i)
+      os << (i ? "," : "") << l.args[i];
+    os << ":" << l.grid[0] << "," << l.grid[1] << "," << l.grid[2] << ":" << l.block[0] << ","
+       << l.block[1] << "," << l.block[2] << ":" << l.shared;
+  }
+  return os.str();
+}
+
+static std::vector<std::string> words(const std::string &text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;)
+    out.push_back(w);
+  return out;
+}
+
+Result<bool> HostPlan::checkCodeSignature(const std::string &code) const {
+  std::string mine = codeSignature();
+  if (code.empty() || code == mine)
+    return true;
+  auto fail = [](const std::string &why) {
+    return Error{"the plan does not match its code: " + why +
+                 " (a bundle or plan edited after it was compiled)"};
+  };
+  std::vector<std::string> a = words(mine), b = words(code);
+  if (b.empty() || b[0] != kSignatureHeader)
+    return fail("the code's plan signature is of another uop ('" + code.substr(0, 40) + "')");
+  auto count = [](const std::vector<std::string> &w, const char *prefix) {
+    size_t n = 0;
+    for (const std::string &x : w)
+      n += x.rfind(prefix, 0) == 0;
+    return n;
+  };
+  size_t planArgs = count(a, "arg="), codeArgs = count(b, "arg=");
+  if (planArgs != codeArgs)
+    return fail("the plan has " + std::to_string(planArgs) + " buffer(s), its code takes " +
+                std::to_string(codeArgs));
+  size_t planLaunches = count(a, "launch="), codeLaunches = count(b, "launch=");
+  if (planLaunches != codeLaunches)
+    return fail("the plan has " + std::to_string(planLaunches) + " launch(es), its code " +
+                std::to_string(codeLaunches));
+  if (a.size() != b.size())
+    return fail("its code's signature has " + std::to_string(b.size()) + " words, the plan's " +
+                std::to_string(a.size()));
+  for (size_t i = 1; i < a.size(); ++i) {
+    if (a[i] == b[i])
+      continue;
+    if (a[i].rfind("arg=", 0) == 0) {
+      size_t k = i - 2; // after the header and the form
+      const PlanArg &arg = args[k];
+      std::string what = arg.kind == PlanArg::Input    ? "reads"
+                         : arg.kind == PlanArg::Output ? "writes"
+                                                       : "uses";
+      std::string theirs = b[i].substr(4);
+      size_t c1 = theirs.find(':'), c2 = theirs.rfind(':');
+      std::string codeSays = c1 == std::string::npos || c2 == c1
+                                 ? theirs
+                                 : theirs.substr(c2 + 1) + " x " + theirs.substr(c1 + 1, c2 - c1 - 1);
+      return fail("buffer " + std::to_string(k) + " holds " + std::to_string(arg.numel) + " x " +
+                  dtypeName(arg.dtype) + " in the plan, but its code " + what + " " + codeSays +
+                  (theirs.substr(0, 1) != kindLetter(arg.kind) ? " (another kind of buffer)" : ""));
+    }
+    if (a[i].rfind("launch=", 0) == 0)
+      return fail("launch " + std::to_string(i - 2 - planArgs) + " is " + a[i].substr(7) +
+                  " (kernel:args:grid:block:shared) in the plan, " + b[i].substr(7) +
+                  " in its code");
+    return fail("'" + a[i] + "' in the plan, '" + b[i] + "' in its code");
+  }
+  return fail("its code's signature differs");
+}
+
+std::string uop::rt::ptxPlanSignature(const std::string &ptx) {
+  size_t at = 0;
+  std::string marker = kPlanSignatureComment;
+  while ((at = ptx.find(marker, at)) != std::string::npos) {
+    if (at == 0 || ptx[at - 1] == '\n') {
+      size_t begin = at + marker.size();
+      size_t end = ptx.find_first_of("\r\n", begin);
+      return ptx.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+    }
+    at += marker.size();
+  }
+  return "";
 }

@@ -15,6 +15,8 @@
 //    exec_alu's (libm's), which is what folding them computes;
 //  * a uop.range is an i32 in [0, max(0, end-1)] (the seed's bounds), one per
 //    axis, the same variable before and after (its end must be equal);
+//  * uop.check_index is its index, defined only in [0, size) (outside, the
+//    run-time check fails); a uop.after of a value is the value;
 //  * any other op (buffers, loads, stores, ends, sinks, ...) is an
 //    uninterpreted function of its operands, named by its kind, attributes
 //    and types: uop-symbolic rewrites only values, so effects must come out
@@ -363,7 +365,13 @@ private:
   /// Two's complement wrap of an integer into i32 (the value of an i32 add
   /// or mul); the premise "no i32 overflow" says it is the identity.
   z3::expr wrap(const z3::expr &t, Interval raw) {
-    z3::expr wrapped = t.simplify();
+    // Folded only when its operands are constants: Z3's simplify rewrites
+    // the whole term, and an i32 chain's term holds the chain before it (a
+    // 2,000-add chain took 215 s and 1.4 GB, quadratic in its length).
+    bool constant = t.is_app() && t.num_args() > 0;
+    for (unsigned i = 0; constant && i < t.num_args(); ++i)
+      constant = t.arg(i).is_numeral();
+    z3::expr wrapped = constant ? t.simplify() : t;
     if (wrapped.is_numeral()) {
       int64_t v;
       if (Z3_get_numeral_int64(ctx, wrapped, &v))
@@ -627,6 +635,26 @@ private:
       return movement(op, error);
     if (auto index = dyn_cast<IndexOp>(op); index && !isMemory(index.getSrc().getType()))
       return indexValue(index, error);
+    if (auto check = dyn_cast<CheckIndexOp>(op)) {
+      // The index itself where it is in [0, size); outside, a failed
+      // run-time check: the program's result is undefined there, as an
+      // index out of bounds is.
+      const Val &i = value(check.getIndex());
+      z3::expr x = i.elems[0];
+      definedness.push_back(x >= 0 && x < ctx.int_val(static_cast<int64_t>(check.getSize())));
+      Val out = i;
+      if (i.k[0] && (i.k[0]->i < 0 || i.k[0]->i >= check.getSize()))
+        out.k[0] = std::nullopt;
+      values.try_emplace(check.getResult(), std::move(out));
+      return success();
+    }
+    if (auto after = dyn_cast<AfterOp>(op);
+        after && !isMemory(after.getType()) && !isa<VoidType>(after.getType())) {
+      // A value after its dependencies (a gather after its checks) is the
+      // value; the dependencies' definedness is already the program's.
+      values.try_emplace(after.getResult(), value(after.getSrc()));
+      return success();
+    }
     if (auto call = dyn_cast<CallOp>(op)) {
       Block &body = call->getRegion(0).front();
       for (auto [arg, operand] : llvm::zip(body.getArguments(), call->getOperands()))

@@ -138,7 +138,27 @@ struct HostPlan {
   /// foreign text is an error naming the line).
   std::string serialize() const;
   static Result<HostPlan> parse(const std::string &text);
+
+  /// What the compiled code takes for granted of its plan, on one line: the
+  /// form, each argument's kind, dtype and elements, each launch's kernel,
+  /// arguments, grid, block and shared memory. The compiler puts it into
+  /// the code it makes (kPlanSignatureSymbol in a CPU library, a
+  /// kPlanSignatureComment line in PTX); a plan that says otherwise (a
+  /// bundle whose plan was edited: an output smaller than its kernel
+  /// writes, another grid) would let the code run past its buffers.
+  std::string codeSignature() const;
+  /// Checks the plan against `code`, the signature its code carries: an
+  /// error naming the first difference ("" is no signature: code uop did
+  /// not make, taken as it is).
+  Result<bool> checkCodeSignature(const std::string &code) const;
 };
+
+/// The CPU library's symbol that holds its plan's signature (a C string).
+constexpr const char *kPlanSignatureSymbol = "uop_plan_signature";
+/// The PTX comment that holds its plan's signature, to the end of its line.
+constexpr const char *kPlanSignatureComment = "// uop-plan: ";
+/// The signature a PTX text carries ("" if none).
+std::string ptxPlanSignature(const std::string &ptx);
 
 } // namespace uop::rt
 

@@ -50,6 +50,11 @@ constexpr size_t kMaxScheduledBlock = 50000;
 /// `entry` names the wrapper (uop_kernel_NAME for a kernel's own entry).
 LogicalResult addPackedEntry(ModuleOp module, StringRef kernel, StringRef entry = "uop_entry");
 
+/// Adds `const char SYMBOL[]` holding `signature` (the plan the library is
+/// compiled for: uop::rt::HostPlan::codeSignature) to an LLVM-dialect
+/// module; the runtime checks a plan against it on load.
+LogicalResult addPlanSignature(ModuleOp module, StringRef symbol, StringRef signature);
+
 /// Translates an LLVM-dialect module to LLVM IR and optimizes it for the
 /// target. Returns null after emitting a diagnostic on `module`.
 std::unique_ptr<llvm::Module> translateToOptimizedLLVMIR(ModuleOp module, llvm::LLVMContext &ctx,

@@ -55,6 +55,18 @@ LogicalResult mlir::uop::addPackedEntry(ModuleOp module, StringRef kernel, Strin
   return success();
 }
 
+LogicalResult mlir::uop::addPlanSignature(ModuleOp module, StringRef symbol, StringRef signature) {
+  MLIRContext *ctx = module.getContext();
+  OpBuilder b(ctx);
+  b.setInsertionPointToEnd(module.getBody());
+  std::string text = signature.str();
+  text.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), text.size());
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/true, LLVM::Linkage::External,
+                         symbol, b.getStringAttr(text));
+  return success();
+}
+
 /// The LLVM target machine for `target` (a CPU #uop.target: its triple,
 /// CPU and features) at the options' level.
 static std::unique_ptr<llvm::TargetMachine>
