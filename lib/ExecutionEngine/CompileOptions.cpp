@@ -234,6 +234,16 @@ FailureOr<CompileOptions> mlir::uop::getCompileOptionsFromCL(std::string &error)
     return failure();
   }
   options.opt = *m;
+  // `--chip=` or `--mcpu=` with nothing after it is a mistake, not the
+  // default (issue 32: it was accepted silently).
+  if (clOptions->chip.getNumOccurrences() && StringRef(clOptions->chip).trim().empty()) {
+    error = "--chip needs a GPU (sm_80, sm_86, sm_89, sm_90, sm_90a or #uop.target<cuda, ...>)";
+    return failure();
+  }
+  if (clOptions->cpu.getNumOccurrences() && StringRef(clOptions->cpu).trim().empty()) {
+    error = "--mcpu needs a CPU (host, a CPU LLVM knows or #uop.target<cpu, ...>)";
+    return failure();
+  }
   options.cpu = clOptions->cpu;
   options.chip = clOptions->chip;
   options.ptxFeatures = clOptions->ptxFeatures;
