@@ -1,6 +1,7 @@
 //===- UopGemm.cpp - GEMM-shaped kernels (the seed's match_gemm) -*- C++ -*-===//
 
 #include "Uop/IR/UopGemm.h"
+#include "Uop/IR/UopViews.h"
 
 #include "Uop/IR/UopDialect.h"
 #include "Uop/IR/UopOps.h"
@@ -65,31 +66,8 @@ FailureOr<View> viewOf(Value v, std::string &why) {
 /// the viewed value), through its movement ops.
 int64_t flatIndex(const View &view, ArrayRef<int64_t> at) {
   SmallVector<int64_t> idx(at);
-  for (Operation *op : view.moves) {
-    ArrayRef<int64_t> in = getShape(op->getOperand(0).getType());
-    ArrayRef<int64_t> out = getShape(op->getResult(0).getType());
-    SmallVector<int64_t> next(in.size(), 0);
-    if (isa<ReshapeOp>(op)) {
-      int64_t linear = 0;
-      for (auto [i, d] : llvm::zip(idx, out))
-        linear = linear * d + i;
-      for (int64_t k = (int64_t)in.size() - 1; k >= 0; --k) {
-        next[k] = linear % in[k];
-        linear /= in[k];
-      }
-    } else if (isa<ExpandOp>(op)) {
-      for (size_t k = 0; k < in.size(); ++k)
-        next[k] = in[k] == 1 ? 0 : idx[k];
-    } else if (auto p = dyn_cast<PermuteOp>(op)) {
-      for (auto [i, axis] : llvm::enumerate(p.getPerm()))
-        next[axis] = idx[i];
-    } else {
-      auto s = cast<ShrinkOp>(op);
-      for (size_t k = 0; k < in.size(); ++k)
-        next[k] = idx[k] + s.getBound(k).first;
-    }
-    idx = std::move(next);
-  }
+  for (Operation *op : view.moves)
+    idx = getMovementSourceIndex(op, idx);
   int64_t flat = 0;
   BufferOp buffer = view.buffer;
   for (auto [i, d] : llvm::zip(idx, getShape(buffer.getType())))

@@ -13,6 +13,7 @@
 #include "Uop/Transforms/Passes.h"
 
 #include "Uop/IR/UopOps.h"
+#include "Uop/IR/UopViews.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Dominance.h"
@@ -43,31 +44,8 @@ int64_t mlir::uop::getViewAxisStride(Value view, Value base, int64_t axis) {
   auto flatAt = [&](int64_t at) {
     SmallVector<int64_t> idx(vshape.size(), 0);
     idx[axis] = at;
-    for (Operation *op : chain) {
-      ArrayRef<int64_t> in = getShape(op->getOperand(0).getType());
-      ArrayRef<int64_t> out = getShape(op->getResult(0).getType());
-      SmallVector<int64_t> next(in.size(), 0);
-      if (isa<ReshapeOp>(op)) {
-        int64_t linear = 0;
-        for (auto [i, d] : llvm::zip(idx, out))
-          linear = linear * d + i;
-        for (int64_t k = in.size() - 1; k >= 0; --k) {
-          next[k] = linear % in[k];
-          linear /= in[k];
-        }
-      } else if (isa<ExpandOp>(op)) {
-        for (size_t k = 0; k < in.size(); ++k)
-          next[k] = in[k] == 1 ? 0 : idx[k];
-      } else if (auto p = dyn_cast<PermuteOp>(op)) {
-        for (auto [i, axis] : llvm::enumerate(p.getPerm()))
-          next[axis] = idx[i];
-      } else {
-        auto s = cast<ShrinkOp>(op);
-        for (size_t k = 0; k < in.size(); ++k)
-          next[k] = idx[k] + s.getBound(k).first;
-      }
-      idx = std::move(next);
-    }
+    for (Operation *op : chain)
+      idx = getMovementSourceIndex(op, idx);
     int64_t flat = 0;
     for (auto [i, d] : llvm::zip(idx, getShape(base.getType())))
       flat = flat * d + i;

@@ -19,6 +19,7 @@
 #include "Uop/Transforms/Passes.h"
 
 #include "Uop/IR/UopOps.h"
+#include "Uop/IR/UopViews.h"
 
 #include "mlir/IR/Builders.h"
 #include <set>
@@ -31,35 +32,11 @@ namespace {
 /// Index points of a value's shape, followed from a use to its definition.
 using Probes = SmallVector<SmallVector<int64_t>>;
 
-/// `probes` (indices of `op`'s result) as indices of its source: the seed's
-/// view arithmetic on points (getViewAxisStride's, for several at once).
+/// `probes` (indices of `op`'s result) as indices of its source.
 Probes throughMovement(Operation *op, const Probes &probes) {
-  ArrayRef<int64_t> in = getShape(op->getOperand(0).getType());
-  ArrayRef<int64_t> out = getShape(op->getResult(0).getType());
   Probes next;
-  for (const SmallVector<int64_t> &idx : probes) {
-    SmallVector<int64_t> n(in.size(), 0);
-    if (isa<ReshapeOp>(op)) {
-      int64_t linear = 0;
-      for (auto [i, d] : llvm::zip(idx, out))
-        linear = linear * d + i;
-      for (int64_t k = (int64_t)in.size() - 1; k >= 0; --k) {
-        n[k] = linear % in[k];
-        linear /= in[k];
-      }
-    } else if (isa<ExpandOp>(op)) {
-      for (size_t k = 0; k < in.size(); ++k)
-        n[k] = in[k] == 1 ? 0 : idx[k];
-    } else if (auto p = dyn_cast<PermuteOp>(op)) {
-      for (auto [i, axis] : llvm::enumerate(p.getPerm()))
-        n[axis] = idx[i];
-    } else {
-      auto sh = cast<ShrinkOp>(op);
-      for (size_t k = 0; k < in.size(); ++k)
-        n[k] = idx[k] + sh.getBound(k).first;
-    }
-    next.push_back(std::move(n));
-  }
+  for (const SmallVector<int64_t> &idx : probes)
+    next.push_back(getMovementSourceIndex(op, idx));
   return next;
 }
 
