@@ -95,8 +95,9 @@ LogicalResult PlanBuilder::build(func::FuncOp host) {
     if (fresh)
       plan.kernels.push_back({launch.getKernel().str(), 0});
     ++plan.kernels[it->second].launches;
-    Value v = launch.getResult();
-    if (!argOf.count(v)) {
+    for (Value v : launch.getResults()) {
+      if (argOf.count(v))
+        continue;
       argOf[v] = plan.args.size();
       if (failed(addArg(launch, HostArg::Temp, -1, v.getType())))
         return failure();
@@ -208,13 +209,14 @@ LogicalResult mlir::uop::lowerHost(func::FuncOp host, bool tempsAsArgs) {
       return launch.emitOpError("kernel '")
              << launch.getKernel() << "' is not linearized (run uop-rangeify and "
              << "uop-linearize on the kernels first)";
-    int64_t nargs = launch.getArgs().size();
+    // Slots past the operands are the kernel's outputs, in result order.
+    int64_t nargs = launch.getArgs().size(), nslots = nargs + launch.getNumResults();
     SmallVector<Value> args;
     for (int64_t s : slots.asArrayRef()) {
-      if (s > nargs)
+      if (s < 0 || s >= nslots)
         return launch.emitOpError("kernel '") << launch.getKernel() << "' has slot " << s
-                                              << " but the launch binds only " << nargs + 1;
-      args.push_back(s < nargs ? mem(launch.getArgs()[s]) : mem(launch.getResult()));
+                                              << " but the launch binds only " << nslots;
+      args.push_back(s < nargs ? mem(launch.getArgs()[s]) : mem(launch.getResult(s - nargs)));
     }
     if (kernel->hasAttr(kChecksAttrName))
       args.push_back(checkRecord.lookup(kernelIndex.lookup(launch.getKernel())));

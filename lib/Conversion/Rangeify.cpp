@@ -54,8 +54,9 @@ public:
   Rangeifier(func::FuncOp func, OpBuilder &b, OptsAttr opts)
       : func(func), b(b), loc(func.getLoc()), ctx(func.getContext()), opts(opts) {}
 
-  /// Lowers `root` into stores into a new buffer; returns the sink.
-  FailureOr<Value> lower(Value root, int64_t outSlot);
+  /// Lowers `roots` (one shape) into stores into new buffers, slots
+  /// `outSlot`, `outSlot` + 1, ...; returns the sink.
+  FailureOr<Value> lower(ArrayRef<Value> roots, int64_t outSlot);
 
 private:
   /// An axis split as index = base * factor + c (base a RANGE or constant 0).
@@ -761,9 +762,9 @@ SmallVector<Index> Rangeifier::combos(ArrayRef<Part> parts) {
   return out;
 }
 
-FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
+FailureOr<Value> Rangeifier::lower(ArrayRef<Value> roots, int64_t outSlot) {
+  Value root = roots.front();
   ArrayRef<int64_t> shape = getShape(root.getType());
-  Type dtype = getDType(root.getType());
   int64_t numel = getNumElements(root.getType());
   // The value is stored at its flat index.
   if (numel > INT32_MAX)
@@ -771,14 +772,22 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
       return op->emitOpError("uop-rangeify: ")
              << numel << " elements do not fit the i32 index arithmetic of the seed";
   auto global = AddressSpaceAttr::get(ctx, AddressSpace::Global);
-  auto outType =
-      MemRefType::get({std::max<int64_t>(1, numel)}, dtype, MemRefLayoutAttrInterface(), global);
-  Value out = BufferOp::create(b, loc, outType, b.getI64IntegerAttr(outSlot));
+  SmallVector<Value> outs;
+  for (auto [k, r] : llvm::enumerate(roots)) {
+    if (getShape(r.getType()) != shape)
+      return func.emitOpError("uop-rangeify: the values of a multi-output kernel differ in "
+                              "shape: ")
+             << r.getType() << " and " << root.getType();
+    auto outType = MemRefType::get({std::max<int64_t>(1, numel)}, getDType(r.getType()),
+                                   MemRefLayoutAttrInterface(), global);
+    outs.push_back(BufferOp::create(b, loc, outType, b.getI64IntegerAttr(outSlot + k)));
+  }
+  Value out = outs.front();
   int64_t rank = shape.size();
   SmallVector<Part> plist(rank);
   // A tile of the root reduction's axis (see ReduceTile): its block loop
   // is made first, so it is the outermost.
-  if (auto red = root.getDefiningOp<ReduceOp>(); red && !opts.getGpu()) {
+  if (auto red = root.getDefiningOp<ReduceOp>(); red && !opts.getGpu() && roots.size() == 1) {
     ArrayRef<int64_t> src = getShape(red.getSrc().getType());
     int64_t size = lookupAxis(opts.getTile(), rank, 0);
     if (red.getPop() == 1 && (int64_t)src.size() == rank + 1 && size > 1 && size < src.back() &&
@@ -844,10 +853,14 @@ FailureOr<Value> Rangeifier::lower(Value root, int64_t outSlot) {
   for (const Index &idx : combos(plist)) {
     Value flat = shape.empty() ? c32(0) : ravel(idx, shape);
     reduceTile.flat = flat;
-    auto val = rangeify(root, idx);
-    if (failed(val))
-      return failure();
-    stores.push_back(StoreOp::create(b, loc, IndexOp::create(b, loc, out, ValueRange{flat}), *val));
+    // Each value at this index, in order: a value another reads is
+    // computed once (rangeify's memo).
+    for (auto [r, o] : llvm::zip(roots, outs)) {
+      auto val = rangeify(r, idx);
+      if (failed(val))
+        return failure();
+      stores.push_back(StoreOp::create(b, loc, IndexOp::create(b, loc, o, ValueRange{flat}), *val));
+    }
   }
   SmallVector<Value> bases;
   for (const Part &p : plist) {
@@ -935,11 +948,16 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func,
   if (func.isExternal() || !llvm::hasSingleElement(func.getBody()) || isHost(func))
     return success();
   auto ret = dyn_cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  if (!ret || ret.getNumOperands() != 1)
+  if (!ret || ret.getNumOperands() == 0)
     return success();
-  Value root = ret.getOperand(0);
+  SmallVector<Value> roots(ret.getOperands());
+  Value root = roots.front();
   if (isa<VoidType>(root.getType()))
     return success(); // already a kernel graph
+  // Several values: a multi-output kernel of uop-kernelize; a host's
+  // program has its launches and is not this pass's.
+  if (roots.size() > 1 && !isKernel(func))
+    return success();
   if (func.getNumArguments() != 0)
     return func.emitOpError("uop-rangeify: shaped programs read uop.buffer slots; "
                             "this function takes arguments");
@@ -958,7 +976,7 @@ LogicalResult mlir::uop::rangeifyFunction(func::FuncOp func,
           ? FailureOr<Value>(
                 SinkOp::create(b, ret.getLoc(), VoidType::get(func.getContext()), ValueRange{})
                     .getResult())
-          : r.lower(root, outSlot);
+          : r.lower(roots, outSlot);
   if (failed(sink))
     return failure();
   ArrayRef<int64_t> shape = getShape(root.getType());

@@ -35,7 +35,7 @@ std::string CompileOptions::str() const {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "target=" << stringifyCompileTarget(target) << " opt=" << stringifyOptMode(opt)
-     << " fuse-reduce=" << fuseReduce << " openmp=" << openmp << " checks=" << checks << " O"
+     << " fuse-reduce=" << fuseReduce << " multi-output=" << multiOutput << " openmp=" << openmp << " checks=" << checks << " O"
      << codegen.optLevel;
   if (target != CompileTarget::CUDA)
     os << " cpu=" << (cpu.empty() ? "host" : cpu);
@@ -115,6 +115,7 @@ void mlir::uop::setPipelineOptions(const CompileOptions &options, const CompileT
   pipeline.gpuTarget = printed(targets.gpu);
   pipeline.openmp = options.openmp;
   pipeline.fuseReduce = options.fuseReduce;
+  pipeline.multiOutput = options.multiOutput;
   // The emulated GPU maps kernels as the GPU does (no CPU opts, no layout).
   pipeline.opt = emulate ? OptMode::None : options.opt;
   pipeline.hostTempsAsArgs = true; // the executable allocates them once
@@ -129,6 +130,7 @@ void mlir::uop::setPipelineOptions(const CompileOptions &options, const CompileT
   pipeline.optLevel = options.ptxOptLevel;
   pipeline.toolkit = options.cudaToolkit;
   pipeline.fuseReduce = options.fuseReduce;
+  pipeline.multiOutput = options.multiOutput;
   pipeline.hostTempsAsArgs = true;
   pipeline.checks = options.checks;
   pipeline.codegen =
@@ -180,6 +182,11 @@ struct CompileCLOptions {
                                 cl::init(60)};
   cl::opt<bool> fuseReduce{"fuse-reduce", cl::cat(getCompileOptionsCategory()),
                            cl::desc("Kernelize with reductions fused into their consumers")};
+  cl::opt<bool> multiOutput{"multi-output", cl::cat(getCompileOptionsCategory()),
+                            cl::desc("Kernelize elementwise outputs of one shape into one "
+                                     "multi-output kernel (default; =false: one kernel per "
+                                     "output, as the seed)"),
+                            cl::init(true)};
   cl::opt<bool> unchecked{"unchecked", cl::cat(getCompileOptionsCategory()),
                           cl::desc("No run-time checks of the indices and divisors the bounds "
                                    "analysis does not prove safe (out of bounds and division "
@@ -251,6 +258,7 @@ FailureOr<CompileOptions> mlir::uop::getCompileOptionsFromCL(std::string &error)
   options.cudaToolkit = clOptions->cudaToolkit;
   options.searchSeconds = clOptions->searchSeconds;
   options.fuseReduce = clOptions->fuseReduce;
+  options.multiOutput = clOptions->multiOutput;
   options.checks = !clOptions->unchecked;
   std::optional<CodegenPath> path = parseCodegenPath(clOptions->codegen);
   if (!path) {

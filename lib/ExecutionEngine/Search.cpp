@@ -85,15 +85,15 @@ OwningOpRef<ModuleOp> singleKernelProgram(func::FuncOp kernel, OptsAttr opts) {
   k->setAttr(kOptsAttrName, opts);
   std::map<int64_t, Type> slots;
   k.walk([&](BufferOp buf) { slots[buf.getSlotAttr().getInt()] = buf.getType(); });
-  Type result = kernel.getFunctionType().getResult(0);
-  auto main = func::FuncOp::create(b, loc, "main", b.getFunctionType({}, {result}));
+  ArrayRef<Type> results = kernel.getFunctionType().getResults();
+  auto main = func::FuncOp::create(b, loc, "main", b.getFunctionType({}, results));
   main->setAttr(kHostAttrName, UnitAttr::get(ctx));
   b.setInsertionPointToEnd(main.addEntryBlock());
   SmallVector<Value> args;
   for (auto [slot, type] : slots)
     args.push_back(BufferOp::create(b, loc, type, b.getI64IntegerAttr(slot)));
-  Value r = LaunchOp::create(b, loc, result, FlatSymbolRefAttr::get(ctx, "k"), args);
-  func::ReturnOp::create(b, loc, r);
+  auto launch = LaunchOp::create(b, loc, results, FlatSymbolRefAttr::get(ctx, "k"), args);
+  func::ReturnOp::create(b, loc, launch.getResults());
   return module;
 }
 

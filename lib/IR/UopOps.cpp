@@ -720,16 +720,30 @@ LogicalResult ReduceOp::verify() {
 // LaunchOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult LaunchOp::verify() {
+  if (getNumResults() == 0)
+    return emitOpError("launches a kernel with no value");
+  return success();
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   auto fn = symbolTable.lookupNearestSymbolFrom<FunctionOpInterface>(*this, getKernelAttr());
   if (!fn)
     return emitOpError("'") << getKernel() << "' does not name a kernel function";
-  // A kernel still at L1 returns its value; once rangeified it stores it.
+  // A kernel still at L1 returns its values; once rangeified it stores them
+  // (and returns one !uop.void).
   ArrayRef<Type> results = fn.getResultTypes();
-  if (results.size() == 1 && results[0] != getResult().getType() && !isa<VoidType>(results[0]))
-    return emitOpError("result type ") << getResult().getType() << " does not match kernel '"
+  if (results.empty() || (results.size() == 1 && isa<VoidType>(results[0])))
+    return success();
+  if (TypeRange(results) == getResultTypes())
+    return success();
+  if (results.size() == 1 && getNumResults() == 1)
+    return emitOpError("result type ") << getResultTypes()[0] << " does not match kernel '"
                                        << getKernel() << "', which returns " << results[0];
-  return success();
+  if (results.size() != getNumResults())
+    return emitOpError("has ") << getNumResults() << " results; kernel '" << getKernel()
+                               << "' returns " << results.size();
+  return emitOpError("result types do not match kernel '") << getKernel() << "'";
 }
 
 #define GET_OP_CLASSES

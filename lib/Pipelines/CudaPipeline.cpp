@@ -95,6 +95,7 @@ void mlir::uop::buildUopCudaStage(OpPassManager &pm, PipelineStage stage,
     {
       UopKernelizePassOptions kernelize;
       kernelize.fuseReduce = options.fuseReduce;
+      kernelize.multiOutput = options.multiOutput;
       pm.addPass(createUopKernelizePass(kernelize));
     }
     return;

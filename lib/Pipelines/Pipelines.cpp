@@ -74,7 +74,7 @@ static void attachTarget(OpPassManager &pm, StringRef spec, StringRef kind) {
 /// inline_call: kernels are cut from the whole graph, and uop-rangeify has
 /// no rule for a call), then the kernels.
 static void buildKernelizeStage(OpPassManager &pm, StringRef target, StringRef kind,
-                                bool fuseReduce, bool layout) {
+                                bool fuseReduce, bool layout, bool multiOutput) {
   attachTarget(pm, target, kind);
   pm.addPass(createUopInlineCallsPass());
   // GPU reductions with few outputs split in two (nothing on a CPU target).
@@ -82,6 +82,7 @@ static void buildKernelizeStage(OpPassManager &pm, StringRef target, StringRef k
     pm.addPass(createUopSplitReducePass());
   UopKernelizePassOptions kernelize;
   kernelize.fuseReduce = fuseReduce;
+  kernelize.multiOutput = multiOutput;
   // B packed in panels as wide as the register tile the strategy gives the
   // target (layout-panel's default).
   kernelize.layout = layout;
@@ -96,10 +97,11 @@ void mlir::uop::buildUopCpuStage(OpPassManager &pm, PipelineStage stage,
     // The emulated GPU maps kernels as the GPU target does (its opts, no
     // CPU layout).
     if (emulate)
-      buildKernelizeStage(pm, options.gpuTarget, "cuda", options.fuseReduce, /*layout=*/false);
+      buildKernelizeStage(pm, options.gpuTarget, "cuda", options.fuseReduce, /*layout=*/false,
+                          options.multiOutput);
     else
       buildKernelizeStage(pm, options.target, "cpu", options.fuseReduce,
-                          /*layout=*/options.opt != OptMode::None);
+                          /*layout=*/options.opt != OptMode::None, options.multiOutput);
     return;
   case PipelineStage::Opts:
     // opt=search: a pass pipeline runs no code, so it cannot time

@@ -66,6 +66,8 @@ static bool isMatmulShaped(func::FuncOp kernel, ArrayRef<int64_t> shape) {
 /// distinct rows of the source.
 static std::optional<int64_t> copyRowAxis(func::FuncOp kernel) {
   auto ret = cast<func::ReturnOp>(kernel.getBody().front().getTerminator());
+  if (ret.getNumOperands() != 1)
+    return std::nullopt;
   Value view = ret.getOperand(0), v = getMovementBase(view);
   if (v == view || !v.getDefiningOp<BufferOp>())
     return std::nullopt;
@@ -538,8 +540,9 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
       if (!isKernel(kernel) || kernel->hasAttr(kOptsAttrName) || kernel.isDeclaration())
         continue;
       auto ret = dyn_cast<func::ReturnOp>(kernel.getBody().front().getTerminator());
-      if (!ret || ret.getNumOperands() != 1 || isa<VoidType>(ret.getOperand(0).getType()))
+      if (!ret || ret.getNumOperands() == 0 || isa<VoidType>(ret.getOperand(0).getType()))
         continue; // already a kernel graph (L2): nothing left to choose
+      // A multi-output kernel's values share one shape: its opts are theirs.
       ArrayRef<int64_t> shape = getShape(ret.getOperand(0).getType());
       OptsBuilder choice;
       if (gpu) {

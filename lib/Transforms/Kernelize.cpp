@@ -25,9 +25,12 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <map>
 
 namespace mlir::uop {
 #define GEN_PASS_DEF_UOPKERNELIZEPASS
@@ -158,10 +161,10 @@ unsigned permuteIntoReduces(func::FuncOp func) {
 
 class Kernelizer {
 public:
-  Kernelizer(func::FuncOp func, bool fuseReduce, bool layout, int64_t panel, SymbolTable &symbols,
+  Kernelizer(func::FuncOp func, const KernelizeOptions &options, SymbolTable &symbols,
              llvm::StringMap<FlatSymbolRefAttr> &bodies)
-      : func(func), fuseReduce(fuseReduce), layout(layout), panel(panel), symbols(symbols),
-        bodies(bodies) {}
+      : func(func), fuseReduce(options.fuseReduce), layout(options.layout),
+        multiOutput(options.multiOutput), panel(options.panel), symbols(symbols), bodies(bodies) {}
 
   LogicalResult run();
 
@@ -170,12 +173,21 @@ private:
   SmallVector<Value> roots() { return llvm::to_vector(ret().getOperands()); }
   void stripDetach();
   void stageBroadcastCompute(int64_t factor = 4);
-  /// Outlines the kernel of point `u`; returns its symbol and the host values
+  /// Outlines the kernel that computes the points `members` (one, or the
+  /// roots of a multi-output kernel); returns its symbol and the host values
   /// bound to its local buffer slots, in slot order.
-  FlatSymbolRefAttr outline(Value u, SmallVectorImpl<Value> &bound);
+  FlatSymbolRefAttr outline(ArrayRef<Value> members, SmallVectorImpl<Value> &bound);
+  /// The points each kernel computes, in an order in which every kernel
+  /// comes after the kernels it reads: the points one by one, or with
+  /// multi-output, elementwise roots of one shape together.
+  SmallVector<SmallVector<Value, 1>> kernelsInOrder(ArrayRef<Value> order,
+                                                    const DenseSet<Value> &rootSet);
+  /// The points `u`'s kernel reads (other points are its leaves), and
+  /// whether it reduces.
+  SmallVector<Value> pointsRead(Value u, bool &reduces);
 
   func::FuncOp func;
-  bool fuseReduce, layout;
+  bool fuseReduce, layout, multiOutput;
   int64_t panel;
   SymbolTable &symbols;
   llvm::StringMap<FlatSymbolRefAttr> &bodies; // kernel text -> its function
@@ -212,18 +224,133 @@ void Kernelizer::stageBroadcastCompute(int64_t factor) {
     stage(v);
 }
 
-FlatSymbolRefAttr Kernelizer::outline(Value u, SmallVectorImpl<Value> &bound) {
-  MLIRContext *ctx = func.getContext();
-  Value body = u;
+/// The value a point's kernel computes: a stage's source, else the point.
+static Value bodyOf(Value u) {
   if (auto st = u.getDefiningOp<StageOp>())
-    body = st.getSrc();
-  // Other points are leaves: the kernel reads them from their placeholder.
+    return st.getSrc();
+  return u;
+}
+
+SmallVector<Value> Kernelizer::pointsRead(Value u, bool &reduces) {
+  reduces = false;
+  SmallVector<Value> out;
   auto isLeaf = [&](Value v) { return v != u && points.contains(v); };
-  SmallVector<Value> order = toposort({body}, isLeaf);
+  for (Value v : toposort({bodyOf(u)}, isLeaf)) {
+    if (isLeaf(v))
+      out.push_back(v);
+    else if (Operation *def = v.getDefiningOp())
+      reduces |= isa<ReduceOp>(def);
+  }
+  return out;
+}
+
+/// The most values one multi-output kernel stores (its launch binds them
+/// and every buffer they read; a GPU kernel's parameters are bounded).
+static constexpr size_t kMaxKernelOutputs = 48;
+
+SmallVector<SmallVector<Value, 1>> Kernelizer::kernelsInOrder(ArrayRef<Value> order,
+                                                             const DenseSet<Value> &rootSet) {
+  size_t n = order.size();
+  DenseMap<Value, unsigned> indexOf;
+  for (auto [i, u] : llvm::enumerate(order))
+    indexOf[u] = i;
+  // Each point's direct reads, and (multi-output) its ancestors.
+  SmallVector<SmallVector<unsigned>> reads(n);
+  SmallVector<llvm::BitVector> ancestors;
+  SmallVector<bool> fusable(n, false);
+  for (auto [i, u] : llvm::enumerate(order)) {
+    bool reduces;
+    for (Value p : pointsRead(u, reduces))
+      reads[i].push_back(indexOf.at(p));
+    if (!multiOutput)
+      continue;
+    llvm::BitVector &anc = ancestors.emplace_back(n);
+    for (unsigned d : reads[i]) {
+      anc |= ancestors[d];
+      anc.set(d);
+    }
+    // A root computed elementwise (no reduce, no opts of its own) may share
+    // its kernel with other roots of its shape.
+    Operation *def = u.getDefiningOp();
+    fusable[i] = rootSet.contains(u) && !reduces && !isa<StageOp, ReduceOp>(def) &&
+                 !def->hasAttr(kOptsAttrName) && getNumElements(u.getType()) > 0;
+  }
+  // Groups: greedily, in dependency order, a fusable root joins the open
+  // group of its shape unless a point outside the group lies between a
+  // member and it (the group's kernel would then have to run both before
+  // and after that point).
+  SmallVector<int> groupOf(n, -1);
+  SmallVector<SmallVector<unsigned, 1>> groups;
+  SmallVector<llvm::BitVector> memberBits;
+  std::map<SmallVector<int64_t>, int> open;
+  for (unsigned i = 0; i < n; ++i) {
+    int g = -1;
+    SmallVector<int64_t> shape(getShape(order[i].getType()));
+    if (fusable[i]) {
+      auto it = open.find(shape);
+      if (it != open.end() && groups[it->second].size() < kMaxKernelOutputs &&
+          llvm::none_of(ancestors[i].set_bits(), [&](unsigned x) {
+            return groupOf[x] != it->second && ancestors[x].anyCommon(memberBits[it->second]);
+          }))
+        g = it->second;
+    }
+    if (g < 0) {
+      g = groups.size();
+      groups.emplace_back();
+      memberBits.emplace_back(n);
+      if (fusable[i])
+        open[shape] = g;
+    }
+    groups[g].push_back(i);
+    memberBits[g].set(i);
+    groupOf[i] = g;
+  }
+  // Kernels in an order that respects every read: depth first over the
+  // groups' reads, in the points' order.
+  SmallVector<SmallVector<Value, 1>> out;
+  SmallVector<bool> emitted(groups.size(), false), entered(groups.size(), false);
+  for (unsigned start = 0; start < n; ++start) {
+    SmallVector<std::pair<int, bool>> stack{{groupOf[start], false}};
+    while (!stack.empty()) {
+      auto [g, done] = stack.pop_back_val();
+      if (emitted[g])
+        continue;
+      if (done) {
+        emitted[g] = true;
+        SmallVector<Value, 1> &members = out.emplace_back();
+        for (unsigned i : groups[g])
+          members.push_back(order[i]);
+        continue;
+      }
+      if (entered[g])
+        continue;
+      entered[g] = true;
+      stack.push_back({g, true});
+      for (unsigned i : llvm::reverse(groups[g]))
+        for (unsigned d : llvm::reverse(reads[i]))
+          if (groupOf[d] != g && !emitted[groupOf[d]])
+            stack.push_back({groupOf[d], false});
+    }
+  }
+  return out;
+}
+
+FlatSymbolRefAttr Kernelizer::outline(ArrayRef<Value> members, SmallVectorImpl<Value> &bound) {
+  MLIRContext *ctx = func.getContext();
+  Value u = members.front();
+  SmallVector<Value> values;
+  SmallVector<Type> types;
+  for (Value m : members) {
+    values.push_back(bodyOf(m));
+    types.push_back(values.back().getType());
+  }
+  // Other points are leaves: the kernel reads them from their placeholder.
+  DenseSet<Value> own(members.begin(), members.end());
+  auto isLeaf = [&](Value v) { return !own.contains(v) && points.contains(v); };
+  SmallVector<Value> order = toposort(values, isLeaf);
 
   OpBuilder b(ctx);
-  auto kernel =
-      func::FuncOp::create(b, func.getLoc(), "kernel", b.getFunctionType({}, {body.getType()}));
+  auto kernel = func::FuncOp::create(b, func.getLoc(), "kernel", b.getFunctionType({}, types));
   kernel.setPrivate();
   kernel->setAttr(kKernelAttrName, UnitAttr::get(ctx));
   // A function-level #uop.opts overrides (hand experiments); else the
@@ -270,7 +397,9 @@ FlatSymbolRefAttr Kernelizer::outline(Value u, SmallVectorImpl<Value> &bound) {
     reduces |= isa<ReduceOp>(def);
     b.clone(*def, map);
   }
-  func::ReturnOp::create(b, func.getLoc(), map.lookup(body));
+  for (Value &v : values)
+    v = map.lookup(v);
+  func::ReturnOp::create(b, func.getLoc(), values);
 
   // Identical kernels are emitted once (the seed renders identical C).
   std::string text;
@@ -328,11 +457,16 @@ LogicalResult Kernelizer::run() {
     }
   }
   // Kernels in dependency order, each a launch in the host.
-  for (Value u : order) {
+  for (ArrayRef<Value> members : kernelsInOrder(order, rootSet)) {
     SmallVector<Value> bound;
-    FlatSymbolRefAttr kernel = outline(u, bound);
+    FlatSymbolRefAttr kernel = outline(members, bound);
     OpBuilder hb(ret());
-    launched[u] = LaunchOp::create(hb, u.getLoc(), u.getType(), kernel, bound).getResult();
+    SmallVector<Type> types;
+    for (Value m : members)
+      types.push_back(m.getType());
+    auto launch = LaunchOp::create(hb, members.front().getLoc(), types, kernel, bound);
+    for (auto [m, r] : llvm::zip(members, launch.getResults()))
+      launched[m] = r;
   }
   func::ReturnOp r = ret();
   for (OpOperand &operand : r->getOpOperands())
@@ -364,7 +498,7 @@ struct UopKernelizePass : uop::impl::UopKernelizePassBase<UopKernelizePass> {
     int64_t panel = layoutPanel;
     if (panel == -1)
       panel = getTargetOrDefault(getOperation(), TargetKind::CPU).getTileLanes();
-    if (failed(kernelizeModule(getOperation(), fuseReduce, layout, panel)))
+    if (failed(kernelizeModule(getOperation(), {fuseReduce, layout, panel, multiOutput})))
       signalPassFailure();
   }
 };
@@ -382,8 +516,7 @@ static bool isShapedProgram(func::FuncOp func) {
   return llvm::all_of(ret.getOperandTypes(), [](Type t) { return !isa<VoidType>(t); });
 }
 
-LogicalResult mlir::uop::kernelizeModule(ModuleOp module, bool fuseReduce, bool layout,
-                                         int64_t panel) {
+LogicalResult mlir::uop::kernelizeModule(ModuleOp module, const KernelizeOptions &options) {
   SymbolTable symbols(module);
   llvm::StringMap<FlatSymbolRefAttr> bodies;
   SmallVector<func::FuncOp> programs;
@@ -397,7 +530,7 @@ LogicalResult mlir::uop::kernelizeModule(ModuleOp module, bool fuseReduce, bool 
     for (Value v : func.getBody().front().getTerminator()->getOperands())
       if (!v.getDefiningOp())
         return func.emitOpError("uop-kernelize: returns a block argument");
-    if (failed(Kernelizer(func, fuseReduce, layout, panel, symbols, bodies).run()))
+    if (failed(Kernelizer(func, options, symbols, bodies).run()))
       return failure();
   }
   return success();

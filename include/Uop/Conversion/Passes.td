@@ -180,7 +180,9 @@ def UopRangeifyPass : Pass<"uop-rangeify", "::mlir::func::FuncOp"> {
     (`uop.alloc`) updated in new `reduce` ranges (nested reduces too). The
     value is stored element by element into a new output buffer whose slot is
     one past the program's last buffer slot (attributes `uop.output_slot`,
-    `uop.output_shape`); then the kernel is simplified (fold + symbolic rules).
+    `uop.output_shape`); a multi-output kernel of `uop-kernelize` (several
+    values of one shape) stores its values at each index into the slots
+    after it, in order. Then the kernel is simplified (fold + symbolic rules).
 
     A `#uop.opts` attribute on the function (key `uop.opts`) maps the kernel
     onto the machine as the seed's `Opts` do: `upcast` unrolls output axes

@@ -71,6 +71,9 @@ struct CompileOptions {
   double searchSeconds = 60;
   /// uop-kernelize's fuse-reduce: reductions fused into their consumers.
   bool fuseReduce = false;
+  /// uop-kernelize's multi-output: elementwise roots of one shape share a
+  /// kernel (an optimizer's parameter and moments in one launch).
+  bool multiOutput = true;
   /// Thread ranges run with OpenMP (else serially).
   bool openmp = true;
   /// Run-time checks of the indices and divisors the bounds analysis does

@@ -549,20 +549,23 @@ def Uop_LaunchOp : Uop_Op<"launch", [Pure,
     list of launches in dependency order. A launch runs the kernel function
     `kernel`, whose `uop.buffer` slot `i` is the launch's operand `i` (an
     input buffer, or the flat value of an earlier launch, a temporary); the
-    kernel's value is the launch's result. `uop-lower-host` turns launches
-    into calls of the linearized kernels.
+    kernel's values are the launch's results (a multi-output kernel, made by
+    `uop-kernelize{multi-output}`, has several, all of one shape).
+    `uop-lower-host` turns launches into calls of the linearized kernels.
 
     ```mlir
     %0 = uop.buffer 0 : tensor<4096xf32>
     %1 = uop.launch @r_64_1(%0) : (tensor<4096xf32>) -> tensor<64x1xf32>
+    %2:2 = uop.launch @e_8(%0) : (tensor<4096xf32>) -> (tensor<8xf32>, tensor<8xf32>)
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$kernel,
                        Variadic<AnyTypeOf<[Uop_Value, Uop_MemRef]>>:$args);
-  let results = (outs AnyTypeOf<[Uop_Value, Uop_MemRef]>:$result);
+  let results = (outs Variadic<AnyTypeOf<[Uop_Value, Uop_MemRef]>>:$results);
   let assemblyFormat = [{
-    $kernel `(` $args `)` attr-dict `:` functional-type($args, $result)
+    $kernel `(` $args `)` attr-dict `:` functional-type($args, $results)
   }];
+  let hasVerifier = 1;
 }
 
 def Uop_BarrierOp : Uop_Op<"barrier", [

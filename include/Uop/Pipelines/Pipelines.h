@@ -87,6 +87,10 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
   PassOptions::Option<bool> fuseReduce{
       *this, "fuse-reduce", llvm::cl::desc("uop-kernelize: fuse reductions into their consumers"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> multiOutput{
+      *this, "multi-output",
+      llvm::cl::desc("uop-kernelize: elementwise outputs of one shape in one kernel"),
+      llvm::cl::init(false)};
   PassOptions::Option<OptMode> opt{
       *this, "opt", llvm::cl::desc("How each kernel is mapped onto the CPU"),
       llvm::cl::init(OptMode::None),
@@ -147,6 +151,10 @@ struct UopCudaPipelineOptions : public PassPipelineOptions<UopCudaPipelineOption
       llvm::cl::init("")};
   PassOptions::Option<bool> fuseReduce{
       *this, "fuse-reduce", llvm::cl::desc("uop-kernelize: fuse reductions into their consumers"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> multiOutput{
+      *this, "multi-output",
+      llvm::cl::desc("uop-kernelize: elementwise outputs of one shape in one kernel"),
       llvm::cl::init(false)};
   PassOptions::Option<int64_t> maxThreads{
       *this, "max-threads", llvm::cl::desc("uop-hand-opt: threads per block it fills"),

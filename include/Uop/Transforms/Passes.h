@@ -67,8 +67,16 @@ unsigned mergeReducedAxes(func::FuncOp func);
 /// and stage_broadcast_compute, before the materialization points are
 /// chosen (where the seed's HandOpt runs it), packing panels `panel` wide
 /// (0: the seed's staging; see layoutProgram).
-LogicalResult kernelizeModule(ModuleOp module, bool fuseReduce = false, bool layout = false,
-                              int64_t panel = 0);
+/// With `multiOutput`, roots computed elementwise share a kernel with the
+/// other such roots of their shape (an optimizer's parameter and moments,
+/// the updates of same-shaped parameters): one launch stores them all.
+struct KernelizeOptions {
+  bool fuseReduce = false;
+  bool layout = false;
+  int64_t panel = 0;
+  bool multiOutput = false;
+};
+LogicalResult kernelizeModule(ModuleOp module, const KernelizeOptions &options = {});
 
 /// The seed's `layout_pass` on one shaped program (see uop-layout): movement
 /// ops pushed to the leaves, strided operands broadcast into a reduce staged.

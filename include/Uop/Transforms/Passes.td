@@ -90,6 +90,17 @@ def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
     second, different kernel of the same name gets `__1`). The function's
     `uop.opts`, if any, is copied to each kernel.
 
+    With `multi-output`, a root computed elementwise (no reduce in its kernel,
+    no opts of its own) shares one kernel with the other such roots of its
+    shape, unless a kernel outside the group lies between two of them (it
+    would have to run both before and after the group): the kernel returns
+    several values and its launch has several results. A member that reads
+    another computes it in the kernel instead of reading it back (AdamW's
+    update of a parameter reads the moments it updates: one kernel per
+    parameter shape instead of three per parameter). `uop-rangeify` stores
+    the values into slots n, n+1, ...; the tools and the Tensor frontend set
+    the option (`--multi-output=false` gives the seed's kernels).
+
     The program becomes the host (unit attribute `uop.host`): its input
     buffers, then one `uop.launch` per kernel in dependency order, whose
     operands are bound to the kernel's slots. `uop-rangeify` lowers each
@@ -108,6 +119,11 @@ def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
     Option<"fuseReduce", "fuse-reduce", "bool", /*default=*/"false",
            "Fuse reductions into their consumers (no REDUCE materializes; "
            "reductions nest, as flash attention needs)">,
+    Option<"multiOutput", "multi-output", "bool", /*default=*/"false",
+           "Roots computed elementwise share one kernel with the other such roots "
+           "of their shape (a multi-output kernel, one launch with several results), "
+           "where no other kernel lies between them; the seed launches one kernel "
+           "per root">,
     Option<"layout", "layout", "bool", /*default=*/"false",
            "Run uop-layout after detach stripping and stage_broadcast_compute, before "
            "the materialization points are chosen (the seed's HandOpt.layout; "
