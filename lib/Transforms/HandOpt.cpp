@@ -374,10 +374,15 @@ static std::optional<std::map<int64_t, int64_t>> mergeGroups(ArrayRef<int64_t> b
 /// row statistics over 64 features, which uop-split-reduce leaves whole,
 /// had 512 threads). On an H200 the GPT step went 3.13 ms (the seed's rule)
 /// -> 1.54 (the second part alone) -> 1.37 (both); without the upcast for
-/// every reduce under `fill`, 1.43.
+/// every reduce under `fill`, 1.43. Below an eighth, too, the blocks are
+/// made smaller (down to a warp) until there are as many as the GPU has
+/// multiprocessors: 1024 outputs in blocks of 256 threads ran on 4 of an
+/// H200's 132, each thread walking its row alone (GPT's layernorm
+/// gradients, 10-30 us a launch).
 static FailureOr<OptsBuilder> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t> shape,
                                            bool reduces, int64_t maxThreads,
-                                           ArrayRef<int64_t> maxGrid, int64_t fill) {
+                                           ArrayRef<int64_t> maxGrid, int64_t fill,
+                                           int64_t multiprocessors, int64_t warp) {
   OptsBuilder o;
   o.gpu = true;
   SmallVector<int64_t> axes;
@@ -402,6 +407,9 @@ static FailureOr<OptsBuilder> gpuOptChoice(func::FuncOp kernel, ArrayRef<int64_t
       }
   }
   int64_t budget = maxThreads;
+  if (few && multiprocessors > 0)
+    while (budget / 2 >= std::max<int64_t>(warp, 1) && product(shape) / budget < multiprocessors)
+      budget /= 2;
   int64_t localAxes = 0;
   for (int64_t k : llvm::reverse(axes)) {
     if (reduces && !few && shape[k] % 2 == 0 && shape[k] >= 32)
@@ -557,7 +565,9 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
                                          : gpuOptChoice(kernel, shape, reduces, blockThreads,
                                                         target.getMaxGrid(),
                                                         target.getMultiprocessors() *
-                                                            target.getMaxThreads());
+                                                            target.getMaxThreads(),
+                                                        target.getMultiprocessors(),
+                                                        target.getWarp());
         if (failed(c))
           return signalPassFailure();
         choice = *c;

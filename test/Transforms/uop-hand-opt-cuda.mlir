@@ -28,9 +28,10 @@ func.func private @r_1024_1024() -> tensor<1024x1024xf32> attributes {uop.kernel
 // runs at once (132 multiprocessors x 1024): no upcast (a thread an output)
 // and the reduce loop unrolled by 8 (8 loads in flight a thread). The seed's
 // 2x2 upcast is what a target without `multiprocessors` gets
-// (uop-hand-opt.mlir).
+// (uop-hand-opt.mlir). Blocks of a warp (2 x 16 threads): 128 blocks for the
+// 132 multiprocessors, where 256-thread blocks would fill 16.
 // CHECK-LABEL: func.func private @r_64_64
-// CHECK-SAME: uop.opts = #uop.opts<unroll = 8, gpu, local = {0: 16, 1: 16}>
+// CHECK-SAME: uop.opts = #uop.opts<unroll = 8, gpu, local = {0: 2, 1: 16}>
 func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<4096xf32>
   %b = uop.buffer 1 : tensor<4096xf32>
@@ -52,8 +53,11 @@ func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel} {
 // 19 such kernels from 60-120 us to under 22 us each and the step from 3.13
 // to 1.54 ms, and the unroll of every reduce with fewer outputs than the GPU
 // has threads to 1.37 ms (bench/results/h200-2026-12-03-small-reduce.txt).
+// Blocks of one warp: 32 blocks on 32 multiprocessors instead of 4 blocks of
+// 256 threads on 4; the step 1.26 -> 0.90 ms
+// (bench/results/h200-2026-12-03-multi-output.txt).
 // CHECK-LABEL: func.func private @r_16_64
-// CHECK-SAME: uop.opts = #uop.opts<unroll = 8, gpu, local = {0: 16, 1: 16}>
+// CHECK-SAME: uop.opts = #uop.opts<unroll = 8, gpu, local = {0: 2, 1: 16}>
 func.func private @r_16_64() -> tensor<16x64xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<65536xf32>
   %r = uop.reshape %a, [16, 64, 64] : tensor<65536xf32>
