@@ -28,6 +28,16 @@
 //
 //   build/bin/flash_attention [--n=256,1024] [--d=64] [--reps=5]
 //                             [--ways=unfused,fused,online,blocked,tiled]
+//                             [--target=cpu|cuda] [--export=DIR]
+//
+// --target=cuda runs the ways on the GPU (where compiler and GPU share a
+// machine; the tiled way and the fused way's FlashOpt are written for a
+// CPU's vector lanes and threads: tiled is skipped, fused takes the hand
+// rules). --export=DIR runs nothing: it writes each way's program as the
+// target would compile it (DIR/nN/WAY.mlir) with Q, K, V and numpy's output
+// (DIR/nN/{q,k,v,ref}.npy), for bench/gpu/attention.py, which compiles them
+// into CUDA bundles here and runs them on a GPU machine beside PyTorch's
+// scaled_dot_product_attention.
 //
 //===----------------------------------------------------------------------===//
 
@@ -188,10 +198,27 @@ static mlir::OwningOpRef<mlir::ModuleOp> parse(mlir::MLIRContext &context, llvm:
 /// Compiles `module` with `options` and times its runs on Q, K, V (slots 0,
 /// 1, 2: the frontend numbers data by first use), best of `reps`; a shaped
 /// program returns its value, a kernel graph writes slot 3.
+/// Where a way goes: the machine it is compiled for, and (--export) the
+/// file its program is written to instead of being run.
+struct WayTarget {
+  mlir::uop::CompileTarget target = mlir::uop::CompileTarget::CPU;
+  std::string exportFile;
+  bool cpu() const { return target == mlir::uop::CompileTarget::CPU; }
+};
+
 static llvm::Expected<WayResult> runCompiled(mlir::ModuleOp module,
                                              const mlir::uop::CompileOptions &options,
                                              std::string &diagnostics, HostBuffer &q, HostBuffer &k,
-                                             HostBuffer &v, int64_t reps) {
+                                             HostBuffer &v, int64_t reps,
+                                             const WayTarget &where) {
+  if (!where.exportFile.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(where.exportFile, ec);
+    if (ec)
+      return makeError(where.exportFile + ": cannot write: " + ec.message());
+    module.print(os);
+    return WayResult{0, HostBuffer(), "exported"};
+  }
   auto exe = mlir::uop::compile(module, options);
   if (mlir::failed(exe))
     return makeError(diagnostics);
@@ -240,9 +267,11 @@ static llvm::Expected<WayResult> runCompiled(mlir::ModuleOp module,
 static llvm::Expected<WayResult> runTensorWay(bool fuse, llvm::StringRef opts,
                                               const std::shared_ptr<HostBuffer> &q,
                                               const std::shared_ptr<HostBuffer> &k,
-                                              const std::shared_ptr<HostBuffer> &v, int64_t reps) {
+                                              const std::shared_ptr<HostBuffer> &v, int64_t reps,
+                                              const WayTarget &where) {
   TensorOptions tensorOptions;
   tensorOptions.compile.fuseReduce = fuse;
+  tensorOptions.compile.target = where.target;
   if (!opts.empty())
     tensorOptions.compile.opt = mlir::uop::OptMode::None;
   TensorContext ctx(tensorOptions);
@@ -268,8 +297,8 @@ static llvm::Expected<WayResult> runTensorWay(bool fuse, llvm::StringRef opts,
     main->setAttr("uop.opts", attr);
   }
   llvm::Expected<WayResult> r =
-      runCompiled(*module, tensorOptions.compile, diagnostics, *q, *k, *v, reps);
-  if (!r || !opts.empty())
+      runCompiled(*module, tensorOptions.compile, diagnostics, *q, *k, *v, reps, where);
+  if (!r || !opts.empty() || !where.exportFile.empty())
     return r;
   llvm::Expected<double> e2e =
       bestOf(reps, [&]() -> llvm::Error { return build().numpy().takeError(); });
@@ -367,7 +396,7 @@ static llvm::Expected<std::string> instantiateOnline(const std::string &path, in
 
 static llvm::Expected<WayResult> runOnline(const std::string &uirPath, int64_t n, int64_t d,
                                            OnlineWay way, HostBuffer &q, HostBuffer &k,
-                                           HostBuffer &v, int64_t reps) {
+                                           HostBuffer &v, int64_t reps, const WayTarget &where) {
   if (std::string why = onlineUnfit(way, n, d); !why.empty())
     return makeError(why);
   llvm::Expected<std::string> text = instantiateOnline(uirPath, n, d, way);
@@ -392,8 +421,9 @@ static llvm::Expected<WayResult> runOnline(const std::string &uirPath, int64_t n
         mlir::parseAttribute(
             "#uop.opts<vector = " + std::to_string(mlir::uop::detectHostTarget(&context).getTileLanes()) + ">", &context));
   }
-  llvm::Expected<WayResult> r =
-      runCompiled(*module, mlir::uop::CompileOptions(), diagnostics, q, k, v, reps);
+  mlir::uop::CompileOptions options;
+  options.target = where.target;
+  llvm::Expected<WayResult> r = runCompiled(*module, options, diagnostics, q, k, v, reps, where);
   if (r)
     r->notes += " (" + llvm::sys::path::filename(uirPath).str() + ": one pass over the keys" +
                 (way == OnlineWay::Blocked ? ", 8 queries per thread)"
@@ -411,6 +441,7 @@ int main(int argc, char **argv) {
   std::string uirTiled =
       std::string(UOP_EXAMPLES_DIR) + "/flash_attention/online_attention_tiled.uir";
   int64_t d = 64, reps = 5, seed = 0, fusedMaxN = 4096;
+  std::string target = "cpu", exportDir;
   Flags flags;
   flags.usage = "[--n=256,1024] [--d=64] [--reps=5] [--ways=unfused,fused,online,blocked,tiled]";
   flags.add("n", &sizes, "sequence lengths N, comma-separated")
@@ -420,6 +451,10 @@ int main(int argc, char **argv) {
            "which of unfused, fused, online, blocked, tiled to run (tiled: D=64 and N a "
            "multiple of 64, other sizes are skipped)")
       .add("seed", &seed, "seed of Q, K, V")
+      .add("target", &target, "where the ways run: cpu or cuda (a GPU on this machine)")
+      .add("export", &exportDir,
+           "write each way's program and Q, K, V, numpy's output into this directory instead of "
+           "running them (bench/gpu/attention.py)")
       .add("fused-max-n", &fusedMaxN,
            "largest N the fused way runs at (its kernel is O(N^2 D^2 / 16), as the seed's: "
            "about 0.3 s at N=1024, D=64 on 2 cores)")
@@ -442,6 +477,16 @@ int main(int argc, char **argv) {
   }
   if (d <= 0 || reps < 1)
     return reportError("flash_attention", makeError("--d and --reps must be positive"));
+  WayTarget where;
+  if (target == "cuda")
+    where.target = mlir::uop::CompileTarget::CUDA;
+  else if (target != "cpu")
+    return reportError("flash_attention",
+                       makeError("--target: '" + target + "' (expected cpu or cuda)"));
+  if (!exportDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(exportDir))
+      return reportError("flash_attention",
+                         makeError("--export: cannot create " + exportDir + ": " + ec.message()));
   llvm::SmallVector<llvm::StringRef> wayList;
   llvm::StringRef(ways).split(wayList, ',', -1, false);
   for (llvm::StringRef w : wayList)
@@ -480,7 +525,11 @@ int main(int argc, char **argv) {
     // Q K^T value feeds 16 accumulators, the query axis across threads.
     std::string fusedOpts =
         "#uop.opts<upcast = {1: " + std::to_string(std::min<int64_t>(d, 16)) + "}, thread = 0>";
-    llvm::Expected<NumpyResult> np = runNumpy(tmp.str().str(), *q, *k, *v, reps);
+    // Exported: the inputs and numpy's output beside the programs.
+    std::string nDir = exportDir.empty() ? tmp.str().str() : exportDir + "/n" + std::to_string(n);
+    if (std::error_code ec = llvm::sys::fs::create_directories(nDir))
+      return reportError("flash_attention", makeError("cannot create " + nDir + ": " + ec.message()));
+    llvm::Expected<NumpyResult> np = runNumpy(nDir, *q, *k, *v, reps);
     if (!np)
       return reportError("flash_attention", np.takeError());
     std::printf("%6lld  %-8s %10.3f %10s %10s  %s\n", (long long)n, "numpy", np->seconds * 1e3,
@@ -493,25 +542,39 @@ int main(int argc, char **argv) {
       }
       // The tiled program is written for one D and N in key blocks: other
       // sizes are a row that says why, not an error (it is a default way).
+      if (way == "tiled" && !where.cpu()) {
+        std::printf("%6lld  %-8s %10s %10s %10s  skipped (written for a CPU's vector lanes)\n",
+                    (long long)n, "tiled", "-", "-", "-");
+        continue;
+      }
       if (way == "tiled")
         if (std::string why = onlineUnfit(OnlineWay::Tiled, n, d); !why.empty()) {
           std::printf("%6lld  %-8s %10s %10s %10s  skipped (%s)\n", (long long)n, "tiled", "-", "-",
                       "-", why.c_str());
           continue;
         }
+      WayTarget at = where;
+      if (!exportDir.empty())
+        at.exportFile = nDir + "/" + way.str() + ".mlir";
       llvm::Expected<WayResult> r = [&] {
         if (way == "online")
-          return runOnline(uir, n, d, OnlineWay::Plain, *q, *k, *v, reps);
+          return runOnline(uir, n, d, OnlineWay::Plain, *q, *k, *v, reps, at);
         if (way == "blocked")
-          return runOnline(uirBlocked, n, d, OnlineWay::Blocked, *q, *k, *v, reps);
+          return runOnline(uirBlocked, n, d, OnlineWay::Blocked, *q, *k, *v, reps, at);
         if (way == "tiled")
-          return runOnline(uirTiled, n, d, OnlineWay::Tiled, *q, *k, *v, reps);
+          return runOnline(uirTiled, n, d, OnlineWay::Tiled, *q, *k, *v, reps, at);
+        // FlashOpt is the CPU's (threads, registers); a GPU takes the hand rules.
         if (way == "fused")
-          return runTensorWay(true, fusedOpts, q, k, v, reps);
-        return runTensorWay(false, "", q, k, v, reps);
+          return runTensorWay(true, at.cpu() ? fusedOpts : "", q, k, v, reps, at);
+        return runTensorWay(false, "", q, k, v, reps, at);
       }();
       if (!r)
         return reportError("flash_attention", r.takeError());
+      if (!at.exportFile.empty()) {
+        std::printf("%6lld  %-8s %10s %10s %10s  exported: %s\n", (long long)n, way.str().c_str(),
+                    "-", "-", "-", at.exportFile.c_str());
+        continue;
+      }
       double err = maxAbsDiff(r->out, np->ref);
       bool ok = err <= 1e-4;
       allOk &= ok;
