@@ -8,7 +8,7 @@
                                             --target=cuda; the fused way with --fuse-reduce)
   attention.py run RUNNER OUTDIR            on the GPU machine (no compiler): runs every bundle
                                             with uop-runner on the same Q, K, V, checks it against
-                                            numpy's output, times it (uop-runner --bench: the
+                                            numpy's output, times it (uop-runner --bench=10: the
                                             median of its runs), and runs
                                             torch.nn.functional.scaled_dot_product_attention on
                                             the same inputs (f32, its default backend for them;
@@ -17,7 +17,8 @@
 out = softmax(Q K^T / sqrt(D)) V, Q, K, V of N x D (D = 64), f32. The ways are the example's:
 unfused (the Tensor code kernelized: Q K^T materialized), fused (fuse-reduce: one kernel, Q K^T
 recomputed by each pass), online (FlashAttention's online softmax as a loop program, a query a
-thread), blocked (8 queries a thread). The tiled way is written for a CPU's vector lanes.
+thread), blocked (8 queries a thread); on the GPU the loop programs' thread range is blocks of 64
+GPU threads. The tiled way is written for a CPU's vector lanes.
 """
 import glob
 import os
@@ -70,7 +71,8 @@ def run(runner, outdir):
             times.append(s.elapsed_time(e))
         sdpa = sorted(times[10:])[len(times[10:]) // 2]
         print("| %d | PyTorch SDPA | %.3f | 1.00x | %.1e | %s |" % (n, sdpa, sdpa_err,
-                                                                   "OK" if sdpa_err <= 1e-4 else "MISMATCH"))
+                                                                   "OK" if sdpa_err <= 1e-4 else "MISMATCH"),
+              flush=True)
         for way in WAYS:
             bundle = os.path.join(ndir, way + ".uopx")
             if not os.path.exists(bundle):
@@ -82,8 +84,13 @@ def run(runner, outdir):
             text = open(os.path.join(ndir, way + ".mlir")).read()
             save = ["--output", "3=" + outfile] if "uop.store" in text or "store " in text else \
                    ["--output=" + outfile]
-            r = subprocess.run([runner, bundle] + inputs + save + ["--bench=20"], capture_output=True,
-                               text=True)
+            try:
+                r = subprocess.run([runner, bundle] + inputs + save + ["--bench=10"],
+                                   capture_output=True, text=True, timeout=120)
+            except subprocess.TimeoutExpired:
+                print("| %d | uop %s | - | - | - | TIMEOUT (120 s for 11 runs) |" % (n, way), flush=True)
+                ok = False
+                continue
             m = re.search(r"median ([0-9.]+) ms", r.stdout)
             if r.returncode != 0 or not m or not os.path.exists(outfile):
                 print("| %d | %s | - | - | - | FAILED: %s |" % (n, way, (r.stderr or r.stdout).strip()[:200]))
@@ -94,7 +101,7 @@ def run(runner, outdir):
             good = err <= 1e-4
             ok &= good
             print("| %d | uop %s | %.3f | %.2fx | %.1e | %s |" % (n, way, ms, sdpa / ms, err,
-                                                               "OK" if good else "MISMATCH"))
+                                                               "OK" if good else "MISMATCH"), flush=True)
     print("(vs SDPA > 1: faster than PyTorch's scaled_dot_product_attention)")
     return 0 if ok else 1
 

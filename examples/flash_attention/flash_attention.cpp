@@ -394,6 +394,62 @@ static llvm::Expected<std::string> instantiateOnline(const std::string &path, in
   return result;
 }
 
+/// The loop program for a GPU: its thread range (the queries, a thread
+/// each) becomes blocks of up to 64 GPU threads, a GLOBAL range over the
+/// blocks and a LOCAL one in them (`%i = %ib * T + %it`); the rest is the
+/// same per-thread program.
+static std::string threadsToGpu(const std::string &text) {
+  std::regex threadLine(R"(^(%[A-Za-z_][A-Za-z0-9_]*) = range ([0-9]+) : idx=([0-9]+) kind=thread$)");
+  std::smatch found;
+  if (!std::regex_search(text, found, std::regex(R"(idx=([0-9]+) kind=thread)")))
+    return text;
+  // The LOCAL range right inside the GLOBAL one: the ranges after it move
+  // one index out (range indices order the loops).
+  int64_t threadIdx = std::stoll(found[1].str());
+  std::regex anyIdx(R"(idx=([0-9]+))");
+  std::string renumbered;
+  size_t at = 0;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), anyIdx);
+       it != std::sregex_iterator(); ++it) {
+    int64_t k = std::stoll((*it)[1].str());
+    renumbered += text.substr(at, it->position() - at);
+    renumbered += "idx=" + std::to_string(k > threadIdx ? k + 1 : k);
+    at = it->position() + it->length();
+  }
+  renumbered += text.substr(at);
+  std::smatch def;
+  std::string name;
+  if (std::regex_search(renumbered, def, std::regex(R"((%[A-Za-z_][A-Za-z0-9_]*) = range [0-9]+ : idx=[0-9]+ kind=thread)")))
+    name = def[1].str();
+  // An `end` of the thread range ends both GPU ranges.
+  std::regex endOfThread("^(%[A-Za-z_][A-Za-z0-9_]* = end .*)" + name + "(,|$)(.*)$");
+  std::string out;
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(renumbered).split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    std::string l = line.str();
+    std::smatch m;
+    if (std::regex_match(l, m, endOfThread)) {
+      out += m[1].str() + name + "_t, " + name + "_b" + m[2].str() + m[3].str() + "\n";
+      continue;
+    }
+    if (!std::regex_match(l, m, threadLine)) {
+      out += l + "\n";
+      continue;
+    }
+    int64_t count = std::stoll(m[2].str()), t = 64;
+    while (t > 1 && count % t != 0)
+      t /= 2;
+    out += name + "_b = range " + std::to_string(count / t) + " : idx=" + m[3].str() +
+           " kind=global\n";
+    out += name + "_t = range " + std::to_string(t) + " : idx=" + std::to_string(threadIdx + 1) +
+           " kind=local\n";
+    out += name + "_o = mul " + name + "_b, " + std::to_string(t) + "\n";
+    out += name + " = add " + name + "_o, " + name + "_t\n";
+  }
+  return out;
+}
+
 static llvm::Expected<WayResult> runOnline(const std::string &uirPath, int64_t n, int64_t d,
                                            OnlineWay way, HostBuffer &q, HostBuffer &k,
                                            HostBuffer &v, int64_t reps, const WayTarget &where) {
@@ -402,6 +458,9 @@ static llvm::Expected<WayResult> runOnline(const std::string &uirPath, int64_t n
   llvm::Expected<std::string> text = instantiateOnline(uirPath, n, d, way);
   if (!text)
     return text.takeError();
+  // On a GPU the thread range would be one thread: GPU threads instead.
+  if (!where.cpu())
+    *text = threadsToGpu(*text);
   mlir::DialectRegistry registry;
   mlir::uop::registerUIRDialects(registry);
   mlir::MLIRContext context(registry);
