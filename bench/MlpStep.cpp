@@ -143,8 +143,11 @@ static llvm::Expected<UopRun> runUop(TensorContext &ctx, bool jit, const rt::Hos
   ctx.manualSeed(0);
   MLP model(ctx);
   nn::AdamW opt(model.parameters(), 1e-3);
+  // Each element is written: no zero fill first (numpy's fancy indexing
+  // does not fill either).
   auto batch = [&](int s) {
-    rt::HostBuffer x(DType::F32, {kBatch, kIn}), y(DType::I32, {kBatch});
+    rt::HostBuffer x = rt::HostBuffer::createUninitialized(DType::F32, {kBatch, kIn}).take();
+    rt::HostBuffer y = rt::HostBuffer::createUninitialized(DType::I32, {kBatch}).take();
     for (int64_t r = 0; r < kBatch; ++r) {
       int64_t row = (s * kBatch + r) % kPool;
       std::copy_n(xs.as<float>() + row * kIn, kIn, x.as<float>() + r * kIn);

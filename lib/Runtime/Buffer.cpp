@@ -323,6 +323,14 @@ HostBuffer::allocStorage(size_t bytes, bool zero, bool force, const std::string 
 }
 
 Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
+  return create(dtype, std::move(shape), /*zero=*/true);
+}
+
+Result<HostBuffer> HostBuffer::createUninitialized(DType dtype, std::vector<int64_t> shape) {
+  return create(dtype, std::move(shape), /*zero=*/false);
+}
+
+Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape, bool zero) {
   // "a bool buffer", "an f32 buffer"; built only for an error (a training
   // step creates buffers every step).
   auto kind = [&] {
@@ -370,7 +378,7 @@ Result<HostBuffer> HostBuffer::create(DType dtype, std::vector<int64_t> shape) {
                  ")");
   }
   std::string why;
-  auto p = allocStorage(bytes, /*zero=*/true, /*force=*/false, kind() + " of shape " + shapeString(shape), &why);
+  auto p = allocStorage(bytes, zero, /*force=*/false, kind() + " of shape " + shapeString(shape), &why);
   if (!p)
     return Error(why);
   HostBuffer b;

@@ -81,6 +81,9 @@ public:
   /// the memory budget of B bytes (...)" (Memory.h: every buffer's storage
   /// draws from the budget until it is freed), "...: out of memory". Never throws (std::bad_alloc included) and never aborts.
   static Result<HostBuffer> create(DType dtype, std::vector<int64_t> shape);
+  /// As create(), without the zero fill: for a buffer whose every element
+  /// the caller writes before anything reads it (a data loader's batch).
+  static Result<HostBuffer> createUninitialized(DType dtype, std::vector<int64_t> shape);
   /// A buffer over `data`, C-contiguous elements of `dtype` and `shape`, that
   /// it does not own: it keeps `owner` (e.g. a numpy array the Python
   /// binding shares) alive until it is destroyed, and never frees `data`.
@@ -146,6 +149,7 @@ private:
     size_t bytes;
     std::shared_ptr<void> owner;
   };
+  static Result<HostBuffer> create(DType dtype, std::vector<int64_t> shape, bool zero);
   static std::unique_ptr<void, FreeDeleter> allocStorage(size_t bytes, bool zero, bool force,
                                                          const std::string &what,
                                                          std::string *why);
