@@ -122,10 +122,11 @@ TEST_F(ExecutionEngineTest, EmulateMapsKernelsAsForTheGPU) {
   // The CPU runs the program as written; the emulation maps it with the
   // seed's gpu_opt_choice: 16x16 outputs, 16 threads each way... within a
   // 256-thread block, no upcast (16 < 32); and, 256 outputs being far fewer
-  // than the H200 runs threads at once, the 16-term reduce unrolled by 8.
+  // than the H200 runs threads at once, the 16-term reduce unrolled by 8 and
+  // the blocks made a warp (2 x 16 threads: 8 blocks, not 1).
   EXPECT_EQ((*onCpu)->plan().kernels[0].opts, "");
   EXPECT_EQ((*emulated)->plan().kernels[0].opts,
-            "#uop.opts<unroll = 8, gpu, local = {0: 16, 1: 16}>");
+            "#uop.opts<unroll = 8, gpu, local = {0: 2, 1: 16}>");
   rt::HostBuffer a = iota(256), b = iota(256, 2);
   auto v1 = (*onCpu)->run({{0, &a}, {1, &b}});
   auto v2 = (*emulated)->run({{0, &a}, {1, &b}});
