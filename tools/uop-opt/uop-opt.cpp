@@ -12,6 +12,7 @@
 #include "Uop/IR/UopTeardown.h"
 #include "Uop/Pipelines/Pipelines.h"
 #include "Uop/Support/LargeStack.h"
+#include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
 #include "Uop/Transforms/Passes.h"
 
@@ -208,6 +209,15 @@ static int optMain(int argc, char **argv) {
   std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(inputFilename, &errorMessage);
   if (!file) {
     llvm::errs() << errorMessage << "\n";
+    return EXIT_FAILURE;
+  }
+  // Nesting past what MLIR's recursive parser and indenting printer handle
+  // is an error where it gets too deep, before MlirOptMain parses anything.
+  if (const char *deep = mlir::uop::findDeepNesting(file->getBuffer())) {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    sourceMgr.PrintMessage(llvm::SMLoc::getFromPointer(deep), llvm::SourceMgr::DK_Error,
+                           mlir::uop::deepNestingMessage());
     return EXIT_FAILURE;
   }
   return runOptMain(std::move(file), outputFilename, registry, config);
