@@ -30,24 +30,6 @@ using namespace mlir;
 using namespace mlir::uop;
 using namespace mlir::uop::smt;
 
-/// Whether the term `e` has at most `limit` distinct subterms.
-static bool isSmall(const z3::expr &e, size_t limit) {
-  std::set<unsigned> seen;
-  std::vector<z3::expr> work{e};
-  while (!work.empty()) {
-    z3::expr x = work.back();
-    work.pop_back();
-    if (!seen.insert(x.id()).second)
-      continue;
-    if (seen.size() > limit)
-      return false;
-    if (x.is_app())
-      for (unsigned i = 0; i < x.num_args(); ++i)
-        work.push_back(x.arg(i));
-  }
-  return true;
-}
-
 struct SMTChecker::Impl {
   explicit Impl(SMTCheckOptions opts) : options(std::move(opts)) {
     for (const std::string &r : options.premiseRules)
@@ -154,7 +136,7 @@ ProofLevel SMTChecker::Impl::check(func::FuncOp before, func::FuncOp after,
     // needs no solver); Z3's simplify flattens the sums of a long i32 chain
     // into terms quadratic in its length (a 2,000-add chain: 14 s before the
     // solver saw it), which the solver's own preprocessing does better.
-    z3::expr claim = isSmall(o.holds, 20000) ? o.holds.simplify() : o.holds;
+    z3::expr claim = isSmallTerm(o.holds, 20000) ? o.holds.simplify() : o.holds;
     ProofLevel level = ProofLevel::Exact;
     if (!claim.is_true() && refuted(claim, std::nullopt) != z3::unsat) {
       z3::check_result both = refuted(claim, noOverflow && noNegZero);

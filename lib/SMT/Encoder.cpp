@@ -34,10 +34,28 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::uop;
 using namespace mlir::uop::smt;
+
+bool mlir::uop::smt::isSmallTerm(const z3::expr &e, size_t limit) {
+  std::set<unsigned> seen;
+  std::vector<z3::expr> work{e};
+  while (!work.empty()) {
+    z3::expr x = work.back();
+    work.pop_back();
+    if (!seen.insert(x.id()).second)
+      continue;
+    if (seen.size() > limit)
+      return false;
+    if (x.is_app())
+      for (unsigned i = 0; i < x.num_args(); ++i)
+        work.push_back(x.arg(i));
+  }
+  return true;
+}
 
 z3::sort Env::opaque(Type type) {
   std::string s;
@@ -231,14 +249,21 @@ private:
       env.assumptions.push_back(r >= INT32_MIN && r <= INT32_MAX);
       return r;
     };
-    // A constant computed by other ops (max(3, -1)) is one too.
-    auto isConstant = [&](const z3::expr &e) { return e.simplify().is_numeral(); };
+    // A constant computed by other ops (max(3, -1)) is one too. Simplified
+    // only while small: a term can hold a whole chain, and simplifying it at
+    // every op of the chain is quadratic.
+    auto isConstant = [&](const z3::expr &e) {
+      return e.is_numeral() || (isSmallTerm(e, 64) && e.simplify().is_numeral());
+    };
     switch (kind) {
     case AluKind::Add:
       if (isBool)
         return v[0] || v[1];
-      if (isInt)
-        return wrap(v[0] + v[1], intervalOf(v[0]).add(intervalOf(v[1])));
+      if (isInt) {
+        auto [a, ia] = unwrapped(v[0]);
+        auto [b, ib] = unwrapped(v[1]);
+        return wrap(a + b, ia.add(ib));
+      }
       return fp2(Z3_mk_fpa_add);
     case AluKind::Mul:
       if (isBool)
@@ -356,6 +381,16 @@ private:
     auto it = env.intervals.find(Z3_get_ast_id(ctx, e));
     return it == env.intervals.end() ? Interval{} : Interval{it->second.first, it->second.second};
   }
+  /// The sum under `e` if it is a wrapped sum (Env::unwrapped), else `e`;
+  /// with its bounds. Sums beyond 2^61 stay wrapped, so that bounds add
+  /// within int64.
+  std::pair<z3::expr, Interval> unwrapped(const z3::expr &e) {
+    auto it = env.unwrapped.find(Z3_get_ast_id(ctx, e));
+    constexpr int64_t limit = int64_t(1) << 61;
+    if (it != env.unwrapped.end() && it->second.lo >= -limit && it->second.hi <= limit)
+      return {it->second.sum, Interval{it->second.lo, it->second.hi}};
+    return {e, intervalOf(e)};
+  }
   z3::expr known(const z3::expr &e, Interval i) {
     if (i.lo >= INT32_MIN && i.hi <= INT32_MAX)
       env.intervals[Z3_get_ast_id(ctx, e)] = {i.lo, i.hi};
@@ -383,8 +418,11 @@ private:
       return known(wrapped, raw);
     overflow.push_back(t >= INT32_MIN && t <= INT32_MAX);
     z3::expr two32 = ctx.int_val(static_cast<int64_t>(1) << 32);
-    return t - two32 * z3::expr(ctx, Z3_mk_div(ctx, t + ctx.int_val(static_cast<int64_t>(1) << 31),
-                                               two32));
+    z3::expr w =
+        t - two32 * z3::expr(ctx,
+                             Z3_mk_div(ctx, t + ctx.int_val(static_cast<int64_t>(1) << 31), two32));
+    env.unwrapped.emplace(Z3_get_ast_id(ctx, w), Env::Unwrapped{w, t, raw.lo, raw.hi});
+    return w;
   }
 
   /// Python's a // b on integers: SMT-LIB's div is Euclidean (the remainder

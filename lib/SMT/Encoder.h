@@ -29,6 +29,10 @@ namespace mlir::uop::smt {
 /// Elements of a value at most: larger tensors are not checked.
 constexpr int64_t kMaxElements = 4096;
 
+/// Whether the term `e` has at most `limit` distinct subterms (a walk of at
+/// most `limit` of them).
+bool isSmallTerm(const z3::expr &e, size_t limit);
+
 /// Why a function could not be translated.
 struct Unsupported {
   Operation *op;
@@ -62,6 +66,16 @@ struct Env {
   std::vector<z3::expr> assumptions;
   /// Bounds of i32 terms (by AST id), where narrower than i32.
   std::map<unsigned, std::pair<int64_t, int64_t>> intervals;
+  /// The unwrapped sum under each wrapped i32 sum (by the wrapped term's AST
+  /// id), with its bounds: an add of a wrapped sum adds to the sum under it,
+  /// as wrap(wrap(a) + b) == wrap(a + b). An add chain is then one sum and
+  /// one wrap, not one wrap (a division by 2^32) per add, whose terms nest
+  /// and grow quadratically under Z3's simplify and solver.
+  struct Unwrapped {
+    z3::expr wrapped, sum;
+    int64_t lo, hi;
+  };
+  std::map<unsigned, Unwrapped> unwrapped;
 
   /// The uninterpreted sort of values of `type`.
   z3::sort opaque(Type type);

@@ -2,6 +2,7 @@
 
 #include "Uop/Target/Program.h"
 
+#include "Uop/IR/UopTeardown.h"
 #include "Uop/Target/UIR.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -15,13 +16,63 @@
 
 using namespace mlir;
 
+const char *mlir::uop::findDeepNesting(StringRef text, size_t limit) {
+  if (text.starts_with("ML\xefR"))
+    return nullptr;
+  size_t depth = 0;
+  for (const char *p = text.begin(), *end = text.end(); p < end; ++p) {
+    switch (*p) {
+    case '"': // a string: to its closing quote, past escapes
+      for (++p; p < end && *p != '"'; ++p)
+        if (*p == '\\')
+          ++p;
+      break;
+    case '/': // a comment: to the end of the line
+      if (p + 1 < end && p[1] == '/')
+        while (p + 1 < end && p[1] != '\n')
+          ++p;
+      break;
+    case '{':
+    case '[':
+    case '(':
+    case '<':
+      if (++depth > limit)
+        return p;
+      break;
+    case '>':
+      if (p > text.begin() && p[-1] == '-') // `->`
+        break;
+      [[fallthrough]];
+    case '}':
+    case ']':
+    case ')':
+      depth -= depth > 0;
+      break;
+    default:
+      break;
+    }
+  }
+  return nullptr;
+}
+
+std::string mlir::uop::deepNestingMessage(size_t limit) {
+  return "nested more than " + std::to_string(limit) +
+         " levels deep (regions, brackets): the most a uop tool reads";
+}
+
 OwningOpRef<ModuleOp> mlir::uop::parseProgram(llvm::SourceMgr &sourceMgr, MLIRContext *context) {
   const llvm::MemoryBuffer *main = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   OwningOpRef<ModuleOp> module;
-  if (main->getBufferIdentifier().ends_with(".uir"))
+  if (main->getBufferIdentifier().ends_with(".uir")) {
     module = importUIR(sourceMgr, context);
-  else
+  } else if (const char *deep = findDeepNesting(main->getBuffer())) {
+    auto [line, col] = sourceMgr.getLineAndColumn(llvm::SMLoc::getFromPointer(deep));
+    emitError(FileLineColLoc::get(context, main->getBufferIdentifier(), line, col))
+        << deepNestingMessage();
+    return nullptr;
+  } else {
     module = parseSourceFile<ModuleOp>(sourceMgr, context);
+  }
   if (module && failed(verify(*module)))
     return nullptr;
   return module;
@@ -42,6 +93,9 @@ void mlir::uop::registerProgramTranslation(
                           OwningOpRef<ModuleOp> module = parseProgram(*sourceMgr, context);
                           if (!module)
                             return failure();
-                          return translate(*module, os);
+                          LogicalResult result = translate(*module, os);
+                          // Freed innermost first: linear in the depth.
+                          eraseNestedRegions(*module);
+                          return result;
                         });
 }

@@ -818,9 +818,11 @@ LogicalResult mlir::uop::applySeedOrderRewrite(Operation *root,
       .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled)
       .setListener(&counting);
   auto greedyLimit = [&](StringRef when) {
-    return root->emitError() << options.name << " did not converge: the greedy driver" << when
-                             << " reached its limit of " << maxIterations << " iterations or "
-                             << budget << " rewrites";
+    // At the location, not on the op: no "see current operation" dump of the
+    // whole program under the one line.
+    return emitError(root->getLoc()) << options.name << " did not converge: the greedy driver"
+                                     << when << " reached its limit of " << maxIterations
+                                     << " iterations or " << budget << " rewrites";
   };
   bool certified = false;
   if (options.seedOrder) {
@@ -857,9 +859,9 @@ LogicalResult mlir::uop::applySeedOrderRewrite(Operation *root,
     // The sharing changed operands, which may enable rewrites: one round
     // more, if the limit allows.
     if (options.maxSharingRounds >= 0 && round >= options.maxSharingRounds)
-      return root->emitError() << options.name
-                               << " did not converge: values were still shared after "
-                               << options.maxSharingRounds << " rounds of sharing and rewriting";
+      return emitError(root->getLoc())
+             << options.name << " did not converge: values were still shared after "
+             << options.maxSharingRounds << " rounds of sharing and rewriting";
     SmallVector<Operation *> touched(listener.touched.begin(), listener.touched.end());
     bool changed = false;
     if (failed(applyOpPatternsGreedily(touched, patterns, config, &changed)))

@@ -113,6 +113,20 @@ func.func @call_arg_type() -> f32 {
 
 // -----
 
+// A call body sees only its parameters (uop.call is IsolatedFromAbove): a
+// value from outside is passed as an argument, as the seed's CALL does.
+func.func @call_captures(%x: i32) -> i32 {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %0 = uop.call "f"() {
+    // expected-error @+1 {{'uop.add' op using value defined outside the region}}
+    %1 = uop.add %x, %x : i32
+    uop.yield %1 : i32
+  }
+  return %0 : i32
+}
+
+// -----
+
 func.func @call_no_args_but_param() -> f32 {
   // expected-error @+1 {{'uop.call' op needs params 0..-1, body has [0]}}
   %0 = uop.call "f"() {

@@ -76,14 +76,18 @@ def Uop_ParamOp : Uop_Op<"param", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Uop_CallOp : Uop_Op<"call", [RecursiveMemoryEffects,
+def Uop_CallOp : Uop_Op<"call", [RecursiveMemoryEffects, IsolatedFromAbove,
     InferTypeOpAdaptor]> {
   let summary = "apply a body to arguments (the seed's CALL)";
   let description = [{
     The body is the op's single-block region; its block arguments are the
     body's parameters, slot `i` being argument `i`, and it ends in `uop.yield`
     of the result. Argument `i` must have the type of parameter `i`. A nested
-    `uop.call` is its own scope. `name` is informative (default `f`).
+    `uop.call` is its own scope: the op is `IsolatedFromAbove`, so a body uses
+    only its parameters and what it defines (a value from outside is passed
+    as an argument), and the verifier checks each body on its own, in time
+    linear in the ops however deep calls nest. `name` is informative
+    (default `f`).
 
     ```mlir
     %7 = uop.const 7 : i32

@@ -36,6 +36,11 @@ void populateEvaluatePatterns(RewritePatternSet &patterns);
 /// their own scope). Returns the value that replaced the call.
 Value inlineCall(RewriterBase &rewriter, CallOp call);
 
+/// Inlines every call in `root`'s regions, outermost first, in one sweep:
+/// linear in the number of ops however deep the calls nest (what
+/// uop-inline-calls does).
+void inlineAllCalls(Operation *root);
+
 /// What the uop-symbolic pass does to `root` (its regions): the symbolic
 /// patterns with a bounds cache, through applySeedOrderRewrite. Adds what the
 /// driver did to `stats` and how often each rule fired to `ruleCounts` (by
