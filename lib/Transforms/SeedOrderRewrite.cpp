@@ -170,6 +170,23 @@ OpKindTraits::Info OpKindTraits::compute(Operation *op) {
           commutative ? commutativeHook(op) : nullptr};
 }
 
+OpKindTraits::Info OpKindTraits::computeWithRegions(Operation *op) {
+  // Only an op whose effects are its body's (RecursiveMemoryEffects, no
+  // effects of its own) is answered from its body; others as MLIR asks.
+  if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() || isa<MemoryEffectOpInterface>(op) ||
+      op->hasTrait<OpTrait::IsTerminator>())
+    return compute(op);
+  bool effectFree = true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block)
+        if (!(effectFree = get(&nested).effectFree))
+          break;
+  bool commutative = op->hasTrait<OpTrait::IsCommutative>();
+  return {effectFree, op->hasTrait<OpTrait::ConstantLike>(), false, commutative, effectFree,
+          commutative ? commutativeHook(op) : nullptr};
+}
+
 OpKindTraits::Info OpKindTraits::fill(Operation *op, Slot &slot) {
   Info info = compute(op);
   // A uop op kind has a fixed number of regions.
@@ -728,8 +745,8 @@ bool mlir::uop::shareSubgraphs(Operation *root, RewriterBase &rewriter) {
     for (Operation &op : *blocks[i]) {
       bool ok = op.getNumRegions() == 0
                     ? traits.isTerminator(&op) || (dominance[i] && isPure(op))
-                    : op.hasTrait<OpTrait::IsIsolatedFromAbove>() && !isMemoryEffectFree(&op) &&
-                          !wouldOpBeTriviallyDead(&op) && addBlocks(&op);
+                    : op.hasTrait<OpTrait::IsIsolatedFromAbove>() && !traits.isMemoryEffectFree(&op) &&
+                          !traits.deadIfUnused(&op) && addBlocks(&op);
       if (!ok) {
         flat = false;
         break;

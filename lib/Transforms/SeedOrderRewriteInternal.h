@@ -9,6 +9,7 @@
 #ifndef UOP_LIB_TRANSFORMS_SEEDORDERREWRITEINTERNAL_H
 #define UOP_LIB_TRANSFORMS_SEEDORDERREWRITEINTERNAL_H
 
+#include "llvm/ADT/DenseMap.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -57,17 +58,34 @@ private:
     Info info{};
   };
   static Info compute(Operation *op);
+  /// compute() for an op with regions, its body's effects from get() of the
+  /// ops in it (each body asked once, innermost first).
+  Info computeWithRegions(Operation *op);
   /// Computes `op`'s info, and keeps it in `slot` when it holds for its kind.
   Info fill(Operation *op, Slot &slot);
   /// A direct-mapped cache by op name: a collision only asks again.
   Info get(Operation *op) {
     const void *name = op->getName().getAsOpaquePointer();
+    // An op with regions (uop.call: RecursiveMemoryEffects) is asked about
+    // its whole body: asked on every visit, a nest of calls costs its depth
+    // squared (10,000 levels through uop-symbolic took minutes). Kept per op
+    // for this driver's run: the rules change values, not which ops have
+    // effects, and the op's name guards a reused address.
+    if (op->getNumRegions()) {
+      auto [it, fresh] = regionOps.try_emplace(op, Slot{name, Info{}});
+      if (!fresh && it->second.name == name)
+        return it->second.info;
+      Info info = computeWithRegions(op);
+      regionOps[op] = {name, info};
+      return info;
+    }
     Slot &slot = slots[(reinterpret_cast<uintptr_t>(name) * 0x9E3779B97F4A7C15ull) >> 58];
     if (slot.name == name)
       return slot.info;
     return fill(op, slot);
   }
   std::array<Slot, 64> slots;
+  llvm::DenseMap<Operation *, Slot> regionOps;
 };
 
 /// Shares the equal constants (`uop.const` of the same attribute: `1`,
