@@ -13,17 +13,8 @@
 set -e
 secs=${1:-600}
 jobs=${2:-1}
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${UOP_FUZZ_BUILD_DIR:-$root/build-fuzz}
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$root" -B "$build" -G Ninja \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    -DLLVM_USE_LINKER=lld -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DUOP_ENABLE_FUZZ=ON \
-    -DUOP_ENABLE_OPT_FUZZ=ON
-else
-  cmake "$build" -DUOP_ENABLE_OPT_FUZZ=ON > /dev/null
-fi
+. "$(dirname "$0")/fuzz-configure.sh"
+fuzz_configure -DUOP_ENABLE_OPT_FUZZ=ON
 ninja -C "$build" uop-opt-fuzz
 mkdir -p "$build/opt-fuzz-corpus" "$build/opt-fuzz-artifacts"
 exec "$build/bin/uop-opt-fuzz" "$build/opt-fuzz-corpus" "$root/fuzz/opt-corpus" \

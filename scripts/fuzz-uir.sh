@@ -11,14 +11,8 @@
 set -e
 secs=${1:-600}
 jobs=${2:-1}
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${UOP_FUZZ_BUILD_DIR:-$root/build-fuzz}
-if [ ! -f "$build/build.ninja" ]; then
-  cmake -S "$root" -B "$build" -G Ninja \
-    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-    -DLLVM_USE_LINKER=lld -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 -DUOP_ENABLE_FUZZ=ON
-fi
+. "$(dirname "$0")/fuzz-configure.sh"
+fuzz_configure
 ninja -C "$build" uop-uir-fuzz
 mkdir -p "$build/fuzz-corpus" "$build/fuzz-artifacts"
 exec "$build/bin/uop-uir-fuzz" "$build/fuzz-corpus" "$root/fuzz/corpus" \
