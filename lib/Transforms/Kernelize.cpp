@@ -250,11 +250,14 @@ static constexpr size_t kMaxKernelOutputs = 48;
 
 SmallVector<SmallVector<Value, 1>> Kernelizer::kernelsInOrder(ArrayRef<Value> order,
                                                              const DenseSet<Value> &rootSet) {
+  // One kernel a point: `order` is already a dependency order.
+  if (!multiOutput)
+    return llvm::map_to_vector(order, [](Value u) { return SmallVector<Value, 1>{u}; });
   size_t n = order.size();
   DenseMap<Value, unsigned> indexOf;
   for (auto [i, u] : llvm::enumerate(order))
     indexOf[u] = i;
-  // Each point's direct reads, and (multi-output) its ancestors.
+  // Each point's direct reads, and its ancestors.
   SmallVector<SmallVector<unsigned>> reads(n);
   SmallVector<llvm::BitVector> ancestors;
   SmallVector<bool> fusable(n, false);
@@ -262,8 +265,6 @@ SmallVector<SmallVector<Value, 1>> Kernelizer::kernelsInOrder(ArrayRef<Value> or
     bool reduces;
     for (Value p : pointsRead(u, reduces))
       reads[i].push_back(indexOf.at(p));
-    if (!multiOutput)
-      continue;
     llvm::BitVector &anc = ancestors.emplace_back(n);
     for (unsigned d : reads[i]) {
       anc |= ancestors[d];
