@@ -33,6 +33,8 @@
 
 #include "Uop/Conversion/Passes.h"
 
+#include "GemmLowering.h"
+
 #include "Uop/IR/UopGemm.h"
 #include "Uop/IR/UopOps.h"
 
@@ -46,11 +48,9 @@ namespace mlir::uop {
 
 using namespace mlir;
 using namespace mlir::uop;
+using namespace mlir::uop::gemm;
 
 namespace {
-
-/// Triton's GROUP_M: block rows numbered together.
-constexpr int64_t kGroupRows = 8;
 
 /// The tiling a `#uop.opts` with `tc` asks for, checked against the GEMM.
 struct TcPlan {
@@ -68,13 +68,6 @@ struct TcPlan {
   /// Elements of a 16-byte chunk.
   int64_t vec = 8;
 };
-
-int64_t lookupAxis(ArrayRef<int64_t> pairs, int64_t axis, int64_t dflt) {
-  for (size_t i = 0; i + 1 < pairs.size(); i += 2)
-    if (pairs[i] == axis)
-      return pairs[i + 1];
-  return dflt;
-}
 
 FailureOr<TcPlan> planTensorCore(func::FuncOp kernel, OptsAttr opts) {
   std::optional<GemmMatch> g = matchGemm(kernel);
@@ -136,69 +129,6 @@ FailureOr<TcPlan> planTensorCore(func::FuncOp kernel, OptsAttr opts) {
   p.gridN = g->n / p.bn;
   return p;
 }
-
-/// Index arithmetic with the constants folded as they are built.
-class Ix {
-public:
-  Ix(OpBuilder &b, Location loc) : b(b), loc(loc) {}
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  static std::optional<int64_t> cst(Value v) { return getConstantIntValue(v); }
-  Value add(Value x, Value y) {
-    if (auto cx = cst(x); cx && *cx == 0)
-      return y;
-    if (auto cy = cst(y); cy && *cy == 0)
-      return x;
-    if (cst(x) && cst(y))
-      return c(*cst(x) + *cst(y));
-    return arith::AddIOp::create(b, loc, x, y);
-  }
-  Value add(Value x, int64_t y) { return add(x, c(y)); }
-  Value mul(Value x, int64_t y) {
-    if (y == 0)
-      return c(0);
-    if (y == 1)
-      return x;
-    if (auto cx = cst(x))
-      return c(*cx * y);
-    return arith::MulIOp::create(b, loc, x, c(y));
-  }
-  Value div(Value x, int64_t y) {
-    if (y == 1)
-      return x;
-    if (auto cx = cst(x))
-      return c(*cx / y);
-    return arith::DivUIOp::create(b, loc, x, c(y));
-  }
-  Value rem(Value x, int64_t y) {
-    if (y == 1)
-      return c(0);
-    if (auto cx = cst(x))
-      return c(*cx % y);
-    return arith::RemUIOp::create(b, loc, x, c(y));
-  }
-  Value xorI(Value x, Value y) {
-    if (auto cy = cst(y); cy && *cy == 0)
-      return x;
-    return arith::XOrIOp::create(b, loc, x, y);
-  }
-  Value minI(Value x, Value y) { return arith::MinSIOp::create(b, loc, x, y); }
-
-  /// The 16-byte chunk where chunk `chunk` of row `row` of a tile with
-  /// `perRow` chunks a row (a power of two) is stored: XOR-swizzled so that
-  /// 8 consecutive rows at one chunk fall in 8 different 16-byte bank groups
-  /// of a 128-byte line (the rows `8 / perRow` to a line share one XOR).
-  Value swizzle(Value row, Value chunk, int64_t perRow) {
-    if (perRow == 1)
-      return chunk;
-    int64_t rowsPerLine = std::max<int64_t>(1, 8 / perRow);
-    int64_t period = std::min<int64_t>(perRow, 8);
-    return xorI(chunk, rem(div(row, rowsPerLine), period));
-  }
-
-private:
-  OpBuilder &b;
-  Location loc;
-};
 
 class TcLowering {
 public:
@@ -390,76 +320,19 @@ void TcLowering::epilogue() {
 }
 
 LogicalResult TcLowering::run() {
-  MLIRContext *ctx = kernel.getContext();
-  const GemmMatch &g = p.g;
-  tokenType = nvgpu::DeviceAsyncTokenType::get(ctx);
-  // The signature uop-linearize gives a kernel: one buffer per slot, in
-  // slot order.
-  std::map<int64_t, Type> slots;
-  slots[g.a.slot] = MemRefType::get({std::max<int64_t>(1, g.a.size)}, g.a.dtype);
-  slots[g.b.slot] = MemRefType::get({std::max<int64_t>(1, g.b.size)}, g.b.dtype);
-  slots[g.outSlot] = MemRefType::get({std::max<int64_t>(1, g.m * g.n)}, g.outType);
-  SmallVector<Type> argTypes;
-  SmallVector<int64_t> slotList;
-  for (auto &[slot, type] : slots) {
-    slotList.push_back(slot);
-    argTypes.push_back(type);
-  }
-  Region &region = kernel.getBody();
-  Block *old = &region.front();
-  Block *entry = new Block();
-  region.getBlocks().insert(region.begin(), entry);
-  for (Type t : argTypes)
-    entry->addArgument(t, loc);
-  auto argOf = [&](int64_t slot) {
-    return entry->getArgument(llvm::find(slotList, slot) - slotList.begin());
-  };
-  memA = argOf(g.a.slot);
-  memB = argOf(g.b.slot);
-  memC = argOf(g.outSlot);
-  b.setInsertionPointToStart(entry);
-  auto ret = func::ReturnOp::create(b, loc);
-  b.setInsertionPoint(ret);
-
-  // Shared memory: the stages of A's and B's tiles, 128-byte aligned.
-  auto workgroup = gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto shared = [&](int64_t elems) {
-    auto t = MemRefType::get({elems}, b.getF16Type(), MemRefLayoutAttrInterface(), workgroup);
-    return memref::AllocaOp::create(b, loc, t, b.getI64IntegerAttr(128)).getResult();
-  };
-  smA = shared(p.stages * p.bm * p.bk);
-  smB = shared(p.stages * p.bk * p.bn);
-
-  // Blocks (x) and threads (x): GPU-mapped parallel loops as uop-linearize
-  // makes them.
-  AffineMap id = b.getDimIdentityMap();
-  auto gpuLoop = [&](int64_t n, gpu::Processor proc, AxisKind kind) {
-    auto par = scf::ParallelOp::create(b, loc, ValueRange{ix.c(0)}, ValueRange{ix.c(n)},
-                                       ValueRange{ix.c(1)});
-    par->setAttr(kMappingAttrName,
-                 b.getArrayAttr({gpu::ParallelLoopDimMappingAttr::get(ctx, proc, id, id)}));
-    par->setAttr(kAxisAttrName, AxisKindAttr::get(ctx, kind));
-    b.setInsertionPointToStart(par.getBody());
-    return par.getInductionVars()[0];
-  };
-  Value blk = gpuLoop(p.gridM * p.gridN, gpu::Processor::BlockX, AxisKind::Global);
-
-  // The block's tile: groups of kGroupRows block rows, column-major within
-  // a group (Triton's program-id swizzle). Computed in the block loop,
-  // outside the thread loop (which also keeps canonicalization from merging
-  // the two loops into one that is no GPU range).
-  int64_t groupRows = std::min(kGroupRows, p.gridM);
-  int64_t perGroup = groupRows * p.gridN;
-  Value group = ix.div(blk, perGroup);
-  Value firstRow = ix.mul(group, groupRows);
-  Value rows = ix.minI(ix.add(ix.mul(firstRow, -1), p.gridM), ix.c(groupRows));
-  Value inGroup = ix.rem(blk, perGroup);
-  Value pm = ix.add(firstRow, arith::RemUIOp::create(b, loc, inGroup, rows));
-  Value pn = arith::DivUIOp::create(b, loc, inGroup, rows);
-  rowA0 = ix.mul(pm, p.bm);
-  colB0 = ix.mul(pn, p.bn);
-
-  tid = gpuLoop(p.threads, gpu::Processor::ThreadX, AxisKind::Local);
+  tokenType = nvgpu::DeviceAsyncTokenType::get(kernel.getContext());
+  GemmKernelFrame frame(kernel, p.g, b);
+  frame.begin();
+  memA = frame.memA;
+  memB = frame.memB;
+  memC = frame.memC;
+  // Shared memory: the stages of A's and B's tiles.
+  smA = frame.shared(p.stages * p.bm * p.bk, b.getF16Type());
+  smB = frame.shared(p.stages * p.bk * p.bn, b.getF16Type());
+  frame.enterBlocks(p.gridM, p.gridN, p.bm, p.bn);
+  rowA0 = frame.rowA0;
+  colB0 = frame.colB0;
+  tid = frame.enterThreads(p.threads);
 
   acc = memref::AllocaOp::create(b, loc, MemRefType::get({p.tm * p.tn * 4}, b.getF32Type()));
   Value zero = arith::ConstantFloatOp::create(b, loc, b.getF32Type(), APFloat(0.0f));
@@ -507,15 +380,7 @@ LogicalResult TcLowering::run() {
   }
   epilogue();
 
-  // Drop the shaped graph; the kernel now takes its buffers.
-  old->dropAllDefinedValueUses();
-  old->dropAllReferences();
-  old->erase();
-  kernel.setType(FunctionType::get(ctx, argTypes, {}));
-  kernel->setAttr(kSlotsAttrName, b.getDenseI64ArrayAttr(slotList));
-  kernel->setAttr(kOutputSlotAttrName, b.getI64IntegerAttr(g.outSlot));
-  kernel->setAttr(kOutputShapeAttrName, b.getDenseI64ArrayAttr({g.m, g.n}));
-  kernel->setAttr(kKernelAttrName, UnitAttr::get(ctx));
+  frame.finish();
   return success();
 }
 
