@@ -84,30 +84,29 @@ def prepare(bindir, outdir, sizes):
 
 # Candidates for the GPU gemm (upcast = the register tile per thread along M, N;
 # local = the threads of a block along M, N).
+def simt_opts(lm, ln, tm, tn, bk, stages):
+    """The staged CUDA-core GEMM (uop-lower-gemm without tc): lm x ln threads, tm x tn outputs a
+    thread, BK = bk along K a stage, `stages` shared-memory buffers filled by cp.async."""
+    return (f"upcast = {{0: {tm}, 1: {tn}}}, unroll = {bk}, gpu, local = {{0: {lm}, 1: {ln}}}, "
+            f"stages = {stages}")
+
+
 OPTS = {
-    "seed_u2x2_l16x16": "upcast = {0: 2, 1: 2}, gpu, local = {0: 16, 1: 16}",
-    "u8x4_l16x16": "upcast = {0: 8, 1: 4}, gpu, local = {0: 16, 1: 16}",
-    "u8x4_l8x32": "upcast = {0: 8, 1: 4}, gpu, local = {0: 8, 1: 32}",
-    "u8x8_l16x8": "upcast = {0: 8, 1: 8}, gpu, local = {0: 16, 1: 8}",
-    "u8x8_l8x16": "upcast = {0: 8, 1: 8}, gpu, local = {0: 8, 1: 16}",
-    "u8x8_l8x8": "upcast = {0: 8, 1: 8}, gpu, local = {0: 8, 1: 8}",
-    "u8x8_l4x16": "upcast = {0: 8, 1: 8}, gpu, local = {0: 4, 1: 16}",
-    "u8x8_l4x32": "upcast = {0: 8, 1: 8}, gpu, local = {0: 4, 1: 32}",
-    "u8x8_l8x32": "upcast = {0: 8, 1: 8}, gpu, local = {0: 8, 1: 32}",
-    "u8x16_l8x8": "upcast = {0: 8, 1: 16}, gpu, local = {0: 8, 1: 8}",
-    "u16x8_l8x16": "upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}",
-    "u16x8_l8x16_pf4": "upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 4",
+    # The register tile of before (no shared memory; each thread reads A and B through L1/L2,
+    # B's rows prefetched 8 iterations ahead).
     "u16x8_l8x16_pf8": "upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8",
-    "u16x8_l8x16_pf16": "upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 16",
-    "u8x8_l8x16_pf8": "upcast = {0: 8, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8",
-    "u8x8_l16x16_pf8": "upcast = {0: 8, 1: 8}, gpu, local = {0: 16, 1: 16}, prefetch = 8",
-    "u8x16_l16x8_pf8": "upcast = {0: 8, 1: 16}, gpu, local = {0: 16, 1: 8}, prefetch = 8",
-    "u16x8_l16x8_pf8": "upcast = {0: 16, 1: 8}, gpu, local = {0: 16, 1: 8}, prefetch = 8",
-    "u8x4_l16x16_pf8": "upcast = {0: 8, 1: 4}, gpu, local = {0: 16, 1: 16}, prefetch = 8",
-    "u8x8_l8x16_unroll2": "upcast = {0: 8, 1: 8}, unroll = 2, gpu, local = {0: 8, 1: 16}",
-    "u8x8_l8x16_unroll4": "upcast = {0: 8, 1: 8}, unroll = 4, gpu, local = {0: 8, 1: 16}",
-    "u4x8_l8x16": "upcast = {0: 4, 1: 8}, gpu, local = {0: 8, 1: 16}",
-    "u8x4_l8x16": "upcast = {0: 8, 1: 4}, gpu, local = {0: 8, 1: 16}",
+    # Staged through shared memory (cp.async), name: block tile x BK, stages.
+    "s128x128x8_s3": simt_opts(16, 16, 8, 8, 8, 3),
+    "s128x128x8_s4": simt_opts(16, 16, 8, 8, 8, 4),
+    "s128x128x16_s3": simt_opts(16, 16, 8, 8, 16, 3),
+    "s128x128x16_s4": simt_opts(16, 16, 8, 8, 16, 4),
+    "s128x128x32_s3": simt_opts(16, 16, 8, 8, 32, 3),
+    "s128x128x8_t128_s4": simt_opts(8, 16, 16, 8, 8, 4),
+    "s128x64x16_s4": simt_opts(16, 16, 8, 4, 16, 4),
+    "s64x128x16_s4": simt_opts(8, 16, 8, 8, 16, 4),
+    "s128x256x16_s3": simt_opts(16, 32, 8, 8, 16, 3),
+    "s256x128x16_s3": simt_opts(32, 16, 8, 8, 16, 3),
+    "s128x128x8_l8x32_s4": simt_opts(8, 32, 16, 4, 8, 4),
 }
 
 

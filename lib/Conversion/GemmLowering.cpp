@@ -2,7 +2,9 @@
 
 #include "GemmLowering.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <map>
@@ -89,4 +91,36 @@ void GemmKernelFrame::finish() {
   kernel->setAttr(kOutputSlotAttrName, b.getI64IntegerAttr(g.outSlot));
   kernel->setAttr(kOutputShapeAttrName, b.getDenseI64ArrayAttr({g.m, g.n}));
   kernel->setAttr(kKernelAttrName, UnitAttr::get(ctx));
+}
+
+void mlir::uop::gemm::emitStagedLoop(
+    OpBuilder &b, Location loc, int64_t steps, int64_t stages,
+    function_ref<SmallVector<Value>(Value, Value, Value)> issue,
+    function_ref<void(Value)> compute) {
+  Ix ix(b, loc);
+  Type tokenType = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  // Prologue: a step past the last (K has fewer steps than stages - 1)
+  // commits a group of copies of no bytes.
+  Value last;
+  for (int64_t s = 0; s + 1 < stages; ++s) {
+    Value valid;
+    if (s >= steps)
+      valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
+    SmallVector<Value> tokens = issue(ix.c(s % steps), ix.c(s), valid);
+    last = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
+  }
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, last, b.getI32IntegerAttr(stages - 2));
+  gpu::BarrierOp::create(b, loc);
+
+  auto loop = scf::ForOp::create(b, loc, ix.c(0), ix.c(steps), ix.c(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value step = loop.getInductionVar();
+  Value ahead = ix.add(step, stages - 1);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead, ix.c(steps));
+  SmallVector<Value> tokens = issue(ix.rem(ahead, steps), ix.rem(ahead, stages), inRange);
+  Value token = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
+  compute(ix.rem(step, stages));
+  nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(stages - 2));
+  gpu::BarrierOp::create(b, loc);
 }

@@ -135,6 +135,27 @@ private:
   SmallVector<int64_t> slotList;
 };
 
+/// Why `g` is not a GEMM the CUDA-core lowering takes (empty: it is).
+std::string explainNotSimtGemm(const GemmMatch &g);
+
+/// Lowers `kernel`, a GEMM with opts `stages` and no `tc`, to the staged
+/// CUDA-core kernel (LowerGemmSimt.cpp); an error at the kernel otherwise.
+LogicalResult lowerSimtGemm(func::FuncOp kernel, OptsAttr opts);
+
+/// The main loop of a multi-stage GEMM over `steps` steps along K with
+/// `stages` shared-memory buffers filled by cp.async: a prologue puts the
+/// first `stages - 1` steps in flight; each step issues the copies of the
+/// step `stages - 1` ahead into the buffer the last step used (every thread
+/// is past it: the barrier ending that step), computes on its own buffer,
+/// waits for the next step's group and meets the block at a barrier. Past
+/// the last step the copies move no bytes (cp.async's zero fill, `valid`
+/// false) from a step that exists, as Triton masks its loads: one commit
+/// group every step, so the waits count alike. `issue(step, stage, valid)`
+/// returns the copies' tokens (`valid` null: all bytes).
+void emitStagedLoop(OpBuilder &b, Location loc, int64_t steps, int64_t stages,
+                    function_ref<SmallVector<Value>(Value, Value, Value)> issue,
+                    function_ref<void(Value)> compute);
+
 } // namespace mlir::uop::gemm
 
 #endif // UOP_LIB_CONVERSION_GEMMLOWERING_H

@@ -344,40 +344,10 @@ LogicalResult TcLowering::run() {
   warpM = ix.div(warp, p.wn);
   warpN = ix.rem(warp, p.wn);
 
-  // Prologue: the first stages - 1 steps in flight. A step past the last
-  // (K has fewer steps than stages - 1) commits a group of copies of no
-  // bytes, so that every step commits one group and the waits count alike.
-  Value last;
-  for (int64_t s = 0; s + 1 < p.stages; ++s) {
-    Value valid;
-    if (s >= p.steps)
-      valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 0);
-    SmallVector<Value> tokens = issue(ix.c(s % p.steps), ix.c(s), valid);
-    last = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
-  }
-  nvgpu::DeviceAsyncWaitOp::create(b, loc, last, b.getI32IntegerAttr(p.stages - 2));
-  gpu::BarrierOp::create(b, loc);
-
-  // Each step: issue the copies of step + stages - 1 into the stage step -
-  // 1 used (every thread is past it: the barrier ending the last step),
-  // compute on this step's stage, wait for the next step's copies, barrier.
-  // Past the last step the copies move no bytes (cp.async's zero fill) from
-  // a step that exists, as Triton masks its loads: one group every step.
-  auto loop = scf::ForOp::create(b, loc, ix.c(0), ix.c(p.steps), ix.c(1));
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(loop.getBody()->getTerminator());
-    Value step = loop.getInductionVar();
-    Value ahead = ix.add(step, p.stages - 1);
-    Value inRange =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ahead, ix.c(p.steps));
-    SmallVector<Value> tokens =
-        issue(ix.rem(ahead, p.steps), ix.rem(ahead, p.stages), inRange);
-    Value token = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, tokenType, tokens);
-    compute(ix.rem(step, p.stages));
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, token, b.getI32IntegerAttr(p.stages - 2));
-    gpu::BarrierOp::create(b, loc);
-  }
+  emitStagedLoop(
+      b, loc, p.steps, p.stages,
+      [&](Value step, Value stage, Value valid) { return issue(step, stage, valid); },
+      [&](Value stage) { compute(stage); });
   epilogue();
 
   frame.finish();
@@ -389,11 +359,17 @@ struct UopLowerGemmPass : mlir::uop::impl::UopLowerGemmPassBase<UopLowerGemmPass
   void runOnOperation() override {
     func::FuncOp kernel = getOperation();
     auto opts = kernel->getAttrOfType<OptsAttr>(kOptsAttrName);
-    if (!opts || !opts.getTc() || kernel.isExternal())
+    if (!opts || (!opts.getTc() && opts.getStages() == 0) || kernel.isExternal())
       return;
     auto ret = dyn_cast<func::ReturnOp>(kernel.getBody().front().getTerminator());
     if (!ret || ret.getNumOperands() != 1 || !isa<RankedTensorType>(ret.getOperand(0).getType()))
       return; // not a shaped kernel (already lowered, or a host)
+    // Stages without a tensor-core instruction: the CUDA-core GEMM.
+    if (!opts.getTc()) {
+      if (failed(lowerSimtGemm(kernel, opts)))
+        signalPassFailure();
+      return;
+    }
     FailureOr<TcPlan> plan = planTensorCore(kernel, opts);
     if (failed(plan) || failed(TcLowering(kernel, *plan).run()))
       return signalPassFailure();

@@ -397,7 +397,7 @@ def UopToEmitCPass : Pass<"uop-to-emitc", "::mlir::ModuleOp"> {
 }
 
 def UopLowerGemmPass : Pass<"uop-lower-gemm", "::mlir::func::FuncOp"> {
-  let summary = "GEMM kernels with a tensor-core opt -> GPU loops of nvgpu ldmatrix and mma.sync";
+  let summary = "GEMM kernels with tensor-core or stages opts -> GPU loops of cp.async stages and nvgpu mma.sync or FMAs";
   let description = [{
     A shaped kernel (L1) whose `#uop.opts` name a tensor-core instruction
     (`tc`) and that is GEMM-shaped (`mlir::uop::matchGemm`, the seed's
@@ -427,6 +427,16 @@ def UopLowerGemmPass : Pass<"uop-lower-gemm", "::mlir::func::FuncOp"> {
     instruction does not take (f16 rows contiguous and 16-byte aligned), or
     whose tiles do not divide M, N and K is an error at the kernel.
 
+    Opts with `stages` and no `tc` on an f32 GEMM (row-major A and B, rows
+    16-byte aligned) ask for the same pipeline on CUDA cores (CUTLASS's and
+    Triton's SIMT kernel): `local = {0: lm, 1: ln}` threads, `upcast = {0: tm,
+    1: tn}` outputs a thread (tn a multiple of 4), `unroll = BK` elements
+    along K a stage (a multiple of 4). Each step's tiles are copied as
+    above (unswizzled: the reads are 16-byte loads along K of a row of A,
+    broadcast across a row of threads, and along N of a row of B, threads'
+    columns interleaved in chunks of 4), and each thread accumulates
+    `math.fma`s in registers.
+
     ```mlir
     func.func private @r_256_256(...) -> tensor<256x256xf32> attributes {uop.kernel,
         uop.opts = #uop.opts<upcast = {0: 4, 1: 8}, unroll = 2, gpu, local = {0: 2, 1: 2},
@@ -442,8 +452,9 @@ def UopLowerGemmPass : Pass<"uop-lower-gemm", "::mlir::func::FuncOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
-                           "::mlir::memref::MemRefDialect", "::mlir::nvgpu::NVGPUDialect",
-                           "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+                           "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // UOP_CONVERSION_PASSES_TD
