@@ -96,17 +96,15 @@ OPTS = {
     # B's rows prefetched 8 iterations ahead).
     "u16x8_l8x16_pf8": "upcast = {0: 16, 1: 8}, gpu, local = {0: 8, 1: 16}, prefetch = 8",
     # Staged through shared memory (cp.async), name: block tile x BK, stages.
-    "s128x128x8_s3": simt_opts(16, 16, 8, 8, 8, 3),
-    "s128x128x8_s4": simt_opts(16, 16, 8, 8, 8, 4),
-    "s128x128x16_s3": simt_opts(16, 16, 8, 8, 16, 3),
-    "s128x128x16_s4": simt_opts(16, 16, 8, 8, 16, 4),
+    "s128x128x32_s2": simt_opts(16, 16, 8, 8, 32, 2),
     "s128x128x32_s3": simt_opts(16, 16, 8, 8, 32, 3),
-    "s128x128x8_t128_s4": simt_opts(8, 16, 16, 8, 8, 4),
-    "s128x64x16_s4": simt_opts(16, 16, 8, 4, 16, 4),
-    "s64x128x16_s4": simt_opts(8, 16, 8, 8, 16, 4),
-    "s128x256x16_s3": simt_opts(16, 32, 8, 8, 16, 3),
-    "s256x128x16_s3": simt_opts(32, 16, 8, 8, 16, 3),
-    "s128x128x8_l8x32_s4": simt_opts(8, 32, 16, 4, 8, 4),
+    "s128x128x32_s4": simt_opts(16, 16, 8, 8, 32, 4),
+    "s128x128x64_s2": simt_opts(16, 16, 8, 8, 64, 2),
+    "s128x128x32_t128_s3": simt_opts(8, 16, 16, 8, 32, 3),
+    "s128x64x32_s3": simt_opts(16, 16, 8, 4, 32, 3),
+    "s128x64x32_s4": simt_opts(16, 16, 8, 4, 32, 4),
+    "s64x128x32_s4": simt_opts(8, 16, 8, 8, 32, 4),
+    "s128x256x32_s2": simt_opts(16, 32, 8, 8, 32, 2),
 }
 
 

@@ -135,9 +135,6 @@ private:
   SmallVector<int64_t> slotList;
 };
 
-/// Why `g` is not a GEMM the CUDA-core lowering takes (empty: it is).
-std::string explainNotSimtGemm(const GemmMatch &g);
-
 /// Lowers `kernel`, a GEMM with opts `stages` and no `tc`, to the staged
 /// CUDA-core kernel (LowerGemmSimt.cpp); an error at the kernel otherwise.
 LogicalResult lowerSimtGemm(func::FuncOp kernel, OptsAttr opts);

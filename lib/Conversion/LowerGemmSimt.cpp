@@ -60,7 +60,7 @@ FailureOr<SimtPlan> planSimt(func::FuncOp kernel, OptsAttr opts) {
   if (!g)
     return kernel.emitOpError("uop-lower-gemm: opts stages on a kernel that is not a GEMM: ")
            << explainNotGemm(kernel);
-  if (std::string why = explainNotSimtGemm(*g); !why.empty())
+  if (std::string why = explainNotStagedGemm(*g); !why.empty())
     return fail("stages without tc (the CUDA-core GEMM) takes " + why);
   SimtPlan p;
   p.g = *g;
@@ -163,13 +163,15 @@ void SimtLowering::compute(Value stage) {
   for (int64_t kk = 0; kk < p.bk; kk += p.vec) {
     SmallVector<Value> a;
     for (int64_t i = 0; i < p.tm; ++i)
-      a.push_back(vector::LoadOp::create(b, loc, v4, smA, ValueRange{ix.add(rowBase, i * p.bk + kk)}));
+      a.push_back(vector::LoadOp::create(b, loc, v4, smA, ValueRange{ix.add(rowBase, i * p.bk + kk)},
+                                         /*nontemporal=*/false, llvm::Align(16)));
     for (int64_t kq = 0; kq < p.vec; ++kq) {
       SmallVector<Value> bv;
       Value rowB = ix.add(baseB, (kk + kq) * p.bn);
       for (int64_t j = 0; j < p.tn / p.vec; ++j)
         bv.push_back(vector::LoadOp::create(
-            b, loc, v4, smB, ValueRange{ix.add(rowB, ix.mul(ix.add(tx, j * p.ln), p.vec))}));
+            b, loc, v4, smB, ValueRange{ix.add(rowB, ix.mul(ix.add(tx, j * p.ln), p.vec))},
+            /*nontemporal=*/false, llvm::Align(16)));
       SmallVector<Value> bs;
       for (Value v : bv)
         for (int64_t e = 0; e < p.vec; ++e)
@@ -199,7 +201,11 @@ void SimtLowering::epilogue() {
       if (out != b.getF32Type())
         v = arith::TruncFOp::create(b, loc, VectorType::get({p.vec}, out), v);
       Value col = ix.add(colB0, ix.mul(ix.add(tx, j * p.ln), p.vec));
-      vector::StoreOp::create(b, loc, v, memC, ValueRange{ix.add(ix.mul(row, p.g.n), col)});
+      // (N is a multiple of the block's columns, so of 4: the chunks are
+      // aligned as the buffer is.)
+      int64_t align = p.vec * out.getIntOrFloatBitWidth() / 8;
+      vector::StoreOp::create(b, loc, v, memC, ValueRange{ix.add(ix.mul(row, p.g.n), col)},
+                              /*nontemporal=*/false, llvm::Align(align));
     }
   }
 }
@@ -233,18 +239,6 @@ void SimtLowering::run() {
 }
 
 } // namespace
-
-std::string mlir::uop::gemm::explainNotSimtGemm(const GemmMatch &g) {
-  if (!g.inType.isF32() || !g.accType.isF32() || !g.exactProducts || !isa<FloatType>(g.outType))
-    return "f32 operands multiplied and summed in f32";
-  // 16-byte copies of rows: rows contiguous, each starting 16 bytes aligned.
-  auto aligned = [](const GemmOperand &o) {
-    return o.rowMajor() && o.offset % SimtPlan::vec == 0 && o.stride[0] % SimtPlan::vec == 0;
-  };
-  if (!aligned(g.a) || !aligned(g.b))
-    return "row-major A (M x K) and B (K x N), rows 16-byte aligned";
-  return "";
-}
 
 LogicalResult mlir::uop::gemm::lowerSimtGemm(func::FuncOp kernel, OptsAttr opts) {
   FailureOr<SimtPlan> plan = planSimt(kernel, opts);

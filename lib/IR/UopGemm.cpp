@@ -231,3 +231,14 @@ bool mlir::uop::fitsTensorCore(const GemmMatch &g, MmaAttr mma) {
              (g.b.colMajor() && aligned(g.b, g.b.stride[1]));
   return aOk && bOk;
 }
+
+std::string mlir::uop::explainNotStagedGemm(const GemmMatch &g) {
+  if (!g.inType.isF32() || !g.accType.isF32() || !g.exactProducts || !isa<FloatType>(g.outType))
+    return "f32 operands multiplied and summed in f32";
+  auto aligned = [](const GemmOperand &o) {
+    return o.rowMajor() && o.offset % 4 == 0 && o.stride[0] % 4 == 0;
+  };
+  if (!aligned(g.a) || !aligned(g.b))
+    return "row-major A (M x K) and B (K x N), rows 16-byte aligned";
+  return "";
+}

@@ -460,6 +460,57 @@ static std::optional<OptsBuilder> cudaGemmChoice(ArrayRef<int64_t> shape, int64_
   return o;
 }
 
+/// A block tile of the staged CUDA-core GEMM: threads (lm x ln), outputs
+/// a thread (tm x tn), elements along K a stage (bk).
+struct SimtTile {
+  int64_t lm, ln, tm, tn, bk;
+};
+
+/// target=cuda, a large f32 GEMM uop-lower-gemm stages on CUDA cores
+/// (explainNotStagedGemm): the block tile and `stages` from this list, the
+/// first that divides the GEMM and whose stages (2-4) fit the block's
+/// shared memory. 128 x 64 x 32 in 16 x 16 threads of 8 x 4, 4 stages (96
+/// KiB, dynamic): on an H200, 8192^3, 46.0 TFLOP/s against 33.2 for the
+/// register tile below without shared memory; 128 x 128 x 32 45.7 (2 or 4
+/// stages), 44.8 (3); BK 8 40.4-41.3, BK 16 41.4-41.9; threads of a warp in
+/// 4 x 8 instead of 2 x 16, or 2 blocks an SM forced (128 registers), no
+/// better (bench/gpu/gemm.py run-opts, 2026-12-03,
+/// bench/results/h200-2026-12-03-simt-gemm.md).
+static std::optional<OptsBuilder> cudaStagedGemmChoice(const GemmMatch &g, TargetAttr target) {
+  static const SimtTile tiles[] = {
+      {16, 16, 8, 4, 32}, // 128 x 64 x 32
+      {16, 16, 8, 8, 32}, // 128 x 128 x 32
+      {16, 16, 8, 8, 16}, // 128 x 128 x 16
+      {16, 16, 8, 8, 8},  // 128 x 128 x 8
+      {8, 16, 8, 8, 16},  // 64 x 128 x 16
+  };
+  if (!explainNotStagedGemm(g).empty())
+    return std::nullopt;
+  int64_t limit = std::max(target.getSharedMemory(), target.getSharedMemoryOptin());
+  for (const SimtTile &t : tiles) {
+    int64_t bm = t.lm * t.tm, bn = t.ln * t.tn, threads = t.lm * t.ln;
+    if (g.m % bm || g.n % bn || g.k % t.bk || (bm * t.bk / 4) % threads ||
+        (t.bk * bn / 4) % threads || threads > target.getMaxThreads())
+      continue;
+    int64_t stageBytes = (bm + bn) * t.bk * 4;
+    int64_t stages = std::clamp<int64_t>(g.k / t.bk, 2, 4);
+    while (stages > 2 && stages * stageBytes > limit)
+      --stages;
+    if (stages * stageBytes > limit)
+      continue;
+    OptsBuilder o;
+    o.gpu = true;
+    o.local[0] = t.lm;
+    o.local[1] = t.ln;
+    o.upcast[0] = t.tm;
+    o.upcast[1] = t.tn;
+    o.unroll = t.bk;
+    o.stages = stages;
+    return o;
+  }
+  return std::nullopt;
+}
+
 /// A tensor-core block tile: warps (wm x wn), instruction tiles a warp
 /// (tm x tn), instruction steps a stage (ku).
 struct TcTile {
@@ -559,8 +610,15 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
         std::optional<OptsBuilder> tuned;
         if (reduces)
           tuned = tensorCoreChoice(kernel, target);
-        if (reduces && !tuned)
+        if (reduces && !tuned) {
           tuned = cudaGemmChoice(shape, getReduceSize(kernel));
+          // A large GEMM whose operands cp.async can copy: staged through
+          // shared memory instead.
+          if (tuned)
+            if (std::optional<GemmMatch> g = matchGemm(kernel))
+              if (std::optional<OptsBuilder> staged = cudaStagedGemmChoice(*g, target))
+                tuned = staged;
+        }
         FailureOr<OptsBuilder> c = tuned ? FailureOr<OptsBuilder>(*tuned)
                                          : gpuOptChoice(kernel, shape, reduces, blockThreads,
                                                         target.getMaxGrid(),

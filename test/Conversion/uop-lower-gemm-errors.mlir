@@ -168,3 +168,123 @@ func.func private @stages_no_gpu() attributes {uop.opts = #uop.opts<stages = 2>}
 
 // expected-error @+1 {{opts tc must be a #uop.mma, got 3 : i64}}
 func.func private @tc_not_mma() attributes {uop.opts = #uop.opts<gpu, tc = 3>}
+
+// -----
+
+// `stages` without `tc` asks for the CUDA-core GEMM: on a kernel that is
+// not a GEMM it is an error too.
+// expected-error @+1 {{uop-lower-gemm: opts stages on a kernel that is not a GEMM: the operands are not broadcast along different output axes (A along N, B along M)}}
+func.func private @stages_sum_of_squares() -> tensor<32x32xf32> attributes {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 8}, unroll = 8, gpu, local = {0: 8, 1: 4}, stages = 2>} {
+  %a = uop.buffer 0 : tensor<1024xf32>
+  %a2 = uop.reshape %a, [32, 1, 32] : tensor<1024xf32>
+  %ae = uop.expand %a2, [32, 32, 32] : tensor<32x1x32xf32>
+  %m = uop.mul %ae, %ae : tensor<32x32x32xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<32x32x32xf32>
+  return %c : tensor<32x32xf32>
+}
+
+// -----
+
+// f16 operands without `tc`: the CUDA-core GEMM takes f32.
+// expected-error @+1 {{stages without tc (the CUDA-core GEMM) takes f32 operands multiplied and summed in f32}}
+func.func private @stages_f16() -> tensor<32x32xf16> attributes {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 8}, unroll = 8, gpu, local = {0: 8, 1: 4}, stages = 2>} {
+  %a = uop.buffer 0 : tensor<1024xf16>
+  %b = uop.buffer 1 : tensor<1024xf16>
+  %a2 = uop.reshape %a, [32, 1, 32] : tensor<1024xf16>
+  %ae = uop.expand %a2, [32, 32, 32] : tensor<32x1x32xf16>
+  %b2 = uop.reshape %b, [32, 32] : tensor<1024xf16>
+  %bt = uop.permute %b2, [1, 0] : tensor<32x32xf16>
+  %b3 = uop.reshape %bt, [1, 32, 32] : tensor<32x32xf16>
+  %be = uop.expand %b3, [32, 32, 32] : tensor<1x32x32xf16>
+  %m = uop.mul %ae, %be : tensor<32x32x32xf16>
+  %c = uop.reduce %m <add> pop 1 : tensor<32x32x32xf16>
+  return %c : tensor<32x32xf16>
+}
+
+// -----
+
+// B stored N x K: cp.async copies rows of B along N.
+// expected-error @+1 {{stages without tc (the CUDA-core GEMM) takes row-major A (M x K) and B (K x N), rows 16-byte aligned}}
+func.func private @stages_bt() -> tensor<32x32xf32> attributes {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 8}, unroll = 8, gpu, local = {0: 8, 1: 4}, stages = 2>} {
+  %a = uop.buffer 0 : tensor<1024xf32>
+  %b = uop.buffer 1 : tensor<1024xf32>
+  %a2 = uop.reshape %a, [32, 1, 32] : tensor<1024xf32>
+  %ae = uop.expand %a2, [32, 32, 32] : tensor<32x1x32xf32>
+  %b3 = uop.reshape %b, [1, 32, 32] : tensor<1024xf32>
+  %be = uop.expand %b3, [32, 32, 32] : tensor<1x32x32xf32>
+  %m = uop.mul %ae, %be : tensor<32x32x32xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<32x32x32xf32>
+  return %c : tensor<32x32xf32>
+}
+
+// -----
+
+// Columns of a thread not a multiple of 4 (16-byte loads).
+// expected-error @+1 {{the CUDA-core GEMM needs upcast of axis 1 and unroll (BK) multiples of 4 (16-byte loads)}}
+func.func private @stages_tn2() -> tensor<32x32xf32> attributes {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 2}, unroll = 8, gpu, local = {0: 8, 1: 4}, stages = 2>} {
+  %a = uop.buffer 0 : tensor<1024xf32>
+  %b = uop.buffer 1 : tensor<1024xf32>
+  %a2 = uop.reshape %a, [32, 1, 32] : tensor<1024xf32>
+  %ae = uop.expand %a2, [32, 32, 32] : tensor<32x1x32xf32>
+  %b2 = uop.reshape %b, [32, 32] : tensor<1024xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<32x32xf32>
+  %b3 = uop.reshape %bt, [1, 32, 32] : tensor<32x32xf32>
+  %be = uop.expand %b3, [32, 32, 32] : tensor<1x32x32xf32>
+  %m = uop.mul %ae, %be : tensor<32x32x32xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<32x32x32xf32>
+  return %c : tensor<32x32xf32>
+}
+
+// -----
+
+// A block tile that does not divide the GEMM.
+// expected-error @+1 {{the block tile 64x32x8 does not divide the GEMM 32x32x32}}
+func.func private @stages_tile() -> tensor<32x32xf32> attributes {uop.kernel, uop.opts = #uop.opts<upcast = {0: 8, 1: 8}, unroll = 8, gpu, local = {0: 8, 1: 4}, stages = 2>} {
+  %a = uop.buffer 0 : tensor<1024xf32>
+  %b = uop.buffer 1 : tensor<1024xf32>
+  %a2 = uop.reshape %a, [32, 1, 32] : tensor<1024xf32>
+  %ae = uop.expand %a2, [32, 32, 32] : tensor<32x1x32xf32>
+  %b2 = uop.reshape %b, [32, 32] : tensor<1024xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<32x32xf32>
+  %b3 = uop.reshape %bt, [1, 32, 32] : tensor<32x32xf32>
+  %be = uop.expand %b3, [32, 32, 32] : tensor<1x32x32xf32>
+  %m = uop.mul %ae, %be : tensor<32x32x32xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<32x32x32xf32>
+  return %c : tensor<32x32xf32>
+}
+
+// -----
+
+// More threads than 16-byte chunks in a tile.
+// expected-error @+1 {{the block's threads do not divide the 16-byte chunks of a tile}}
+func.func private @stages_threads() -> tensor<32x32xf32> attributes {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 4}, unroll = 4, gpu, local = {0: 8, 1: 8}, stages = 2>} {
+  %a = uop.buffer 0 : tensor<1024xf32>
+  %b = uop.buffer 1 : tensor<1024xf32>
+  %a2 = uop.reshape %a, [32, 1, 32] : tensor<1024xf32>
+  %ae = uop.expand %a2, [32, 32, 32] : tensor<32x1x32xf32>
+  %b2 = uop.reshape %b, [32, 32] : tensor<1024xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<32x32xf32>
+  %b3 = uop.reshape %bt, [1, 32, 32] : tensor<32x32xf32>
+  %be = uop.expand %b3, [32, 32, 32] : tensor<1x32x32xf32>
+  %m = uop.mul %ae, %be : tensor<32x32x32xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<32x32x32xf32>
+  return %c : tensor<32x32xf32>
+}
+
+// -----
+
+// One buffer is no pipeline.
+// expected-error @+1 {{stages must be >= 2 (shared-memory buffers)}}
+func.func private @stages_one() -> tensor<32x32xf32> attributes {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 8}, unroll = 8, gpu, local = {0: 8, 1: 4}, stages = 1>} {
+  %a = uop.buffer 0 : tensor<1024xf32>
+  %b = uop.buffer 1 : tensor<1024xf32>
+  %a2 = uop.reshape %a, [32, 1, 32] : tensor<1024xf32>
+  %ae = uop.expand %a2, [32, 32, 32] : tensor<32x1x32xf32>
+  %b2 = uop.reshape %b, [32, 32] : tensor<1024xf32>
+  %bt = uop.permute %b2, [1, 0] : tensor<32x32xf32>
+  %b3 = uop.reshape %bt, [1, 32, 32] : tensor<32x32xf32>
+  %be = uop.expand %b3, [32, 32, 32] : tensor<1x32x32xf32>
+  %m = uop.mul %ae, %be : tensor<32x32x32xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<32x32x32xf32>
+  return %c : tensor<32x32xf32>
+}

@@ -75,6 +75,12 @@ std::string explainNotGemm(func::FuncOp kernel);
 /// M, N, K multiples of the instruction's m, n, k.
 bool fitsTensorCore(const GemmMatch &g, MmaAttr mma);
 
+/// Why uop-lower-gemm's staged CUDA-core GEMM (opts `stages` without `tc`)
+/// does not take `g`; empty if it does: f32 operands, products and sums,
+/// A (M x K) and B (K x N) row-major with rows 16-byte aligned (cp.async
+/// copies 16 bytes).
+std::string explainNotStagedGemm(const GemmMatch &g);
+
 } // namespace mlir::uop
 
 #endif // UOP_IR_UOPGEMM_H

@@ -253,6 +253,20 @@ std::vector<std::string> mlir::uop::getCudaFragmentHelpers(ModuleOp module) {
                       "    r[i] = v[at + i];\n"
                       "  return r;\n"
                       "}");
+  if (calls("uop_vec_load<"))
+    helpers.push_back("template <int N, typename T>\n"
+                      "static __device__ __forceinline__ uop_vec<T, N> uop_vec_load(const T *p) {\n"
+                      "  uop_vec<T, N> r;\n"
+                      "  for (int i = 0; i < N; ++i)\n"
+                      "    r[i] = p[i];\n"
+                      "  return r;\n"
+                      "}");
+  if (calls("uop_vec_load_aligned<"))
+    helpers.push_back("template <int N, typename T>\n"
+                      "static __device__ __forceinline__ uop_vec<T, N> uop_vec_load_aligned(const T "
+                      "*p) {\n"
+                      "  return *reinterpret_cast<const uop_vec<T, N> *>(p);\n"
+                      "}");
   if (calls("uop_vec_store"))
     helpers.push_back("template <typename T, int N>\n"
                       "static __device__ __forceinline__ void uop_vec_store(T *p, const uop_vec<T, "

@@ -1,8 +1,9 @@
 //===- VectorToEmitC.cpp - tensor-core fragments as CUDA C ------*- C++ -*-===//
 //
 // The only vectors that reach uop-to-emitc are uop-lower-gemm's: the
-// register fragments of its nvgpu ops (NVGPUToEmitC.cpp) and the pairs of
-// accumulators its epilogue stores. Upstream has no conversion from the
+// register fragments of its nvgpu ops (NVGPUToEmitC.cpp), the pairs of
+// accumulators its epilogue stores, and the staged CUDA-core GEMM's 16-byte
+// shared loads and stores. Upstream has no conversion from the
 // vector dialect to EmitC; in CUDA C a vector is the prelude's
 // `uop_vec<T, N>` (CTypeConverter), its elements row-major, and:
 //
@@ -16,7 +17,10 @@
 // * vector.from_elements -> `uop_vec_of<float>(a, b, c, d)`, or, where the
 //   elements are a run of one vector's, that vector or `uop_slice<M>(v, k)`;
 // * vector.store -> `uop_vec_store(&p[i], v)`: the elements one by one (the
-//   PTX path's store has the element's alignment only).
+//   PTX path's store has the element's alignment only);
+// * vector.load -> `uop_vec_load<N>(&p[i])`, the elements one by one, or
+//   with an `alignment` of the whole vector (up to 16 bytes) one access,
+//   `uop_vec_load_aligned<N>(&p[i])`.
 //
 // Other vector ops (and dynamic positions) are an error at the op.
 //
@@ -185,10 +189,41 @@ struct StoreLowering : OpConversionPattern<vector::StoreOp> {
   }
 };
 
+/// vector.load -> `uop_vec_load<N>(&p[i])`, or, where the op says the
+/// address is aligned to the whole vector, `uop_vec_load_aligned<N>(&p[i])`
+/// (one access of N elements: the staged CUDA-core GEMM's 16-byte shared
+/// loads).
+struct LoadLowering : OpConversionPattern<vector::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(vector::LoadOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    VectorType vectorType = op.getVectorType();
+    Type type = getTypeConverter()->convertType(vectorType);
+    Type elem = getTypeConverter()->convertType(op.getMemRefType().getElementType());
+    if (!type || !elem || !isa<emitc::OpaqueType>(type) || vectorType.getRank() != 1)
+      return rewriter.notifyMatchFailure(op, "not a C vector");
+    FailureOr<Value> lv =
+        getCElement(loc, adaptor.getBase(), op.getIndices(), adaptor.getIndices(), elem, rewriter);
+    if (failed(lv) || !isa<emitc::LValueType>(lv->getType()))
+      return rewriter.notifyMatchFailure(op, "not a buffer C can address");
+    Value ptr = emitc::AddressOfOp::create(rewriter, loc, emitc::PointerType::get(elem), *lv);
+    int64_t n = vectorType.getNumElements();
+    int64_t bytes = n * vectorType.getElementTypeBitWidth() / 8;
+    bool aligned = op.getAlignment() && *op.getAlignment() >= (uint64_t)bytes &&
+                   llvm::isPowerOf2_64(bytes) && bytes <= 16;
+    std::string callee =
+        (aligned ? "uop_vec_load_aligned<" : "uop_vec_load<") + std::to_string(n) + ">";
+    rewriter.replaceOpWithNewOp<emitc::CallOpaqueOp>(op, type, callee, ValueRange{ptr});
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::uop::populateUopVectorToEmitCPatterns(const CTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
-  patterns.add<ExtractLowering, ToElementsLowering, FromElementsLowering, StoreLowering>(
+  patterns.add<ExtractLowering, ToElementsLowering, FromElementsLowering, LoadLowering,
+               StoreLowering>(
       converter, patterns.getContext());
 }
