@@ -180,6 +180,15 @@ struct CompileCLOptions {
                                 cl::desc("--opt=search: the time bound of one kernel's search "
                                          "(default 60)"),
                                 cl::init(60)};
+  cl::opt<std::string> searchExport{
+      "search-export", cl::cat(getCompileOptionsCategory()),
+      cl::desc("--opt=search --target=cuda: write the candidate opts of each kernel without a "
+               "cached winner as bundles into this directory, for tools/uop-gpu-search.py to "
+               "time on the GPU machine")};
+  cl::opt<std::string> searchResults{
+      "search-results", cl::cat(getCompileOptionsCategory()),
+      cl::desc("--opt=search --target=cuda: cache the winners of this results file of "
+               "tools/uop-gpu-search.py (keyed by kernel and target) before compiling")};
   cl::opt<bool> fuseReduce{"fuse-reduce", cl::cat(getCompileOptionsCategory()),
                            cl::desc("Kernelize with reductions fused into their consumers")};
   cl::opt<bool> multiOutput{"multi-output", cl::cat(getCompileOptionsCategory()),
@@ -257,6 +266,8 @@ FailureOr<CompileOptions> mlir::uop::getCompileOptionsFromCL(std::string &error)
   options.ptxOptLevel = clOptions->ptxOptLevel;
   options.cudaToolkit = clOptions->cudaToolkit;
   options.searchSeconds = clOptions->searchSeconds;
+  options.searchExport = clOptions->searchExport;
+  options.searchResults = clOptions->searchResults;
   options.fuseReduce = clOptions->fuseReduce;
   options.multiOutput = clOptions->multiOutput;
   options.checks = !clOptions->unchecked;
@@ -282,11 +293,19 @@ FailureOr<CompileOptions> mlir::uop::getCompileOptionsFromCL(std::string &error)
 }
 
 LogicalResult mlir::uop::checkCompileOptions(const CompileOptions &options, std::string &error) {
-  if (options.opt == OptMode::Search && options.target != CompileTarget::CPU) {
-    error = "--opt=search times kernels on the CPU: use it with --target=cpu";
+  if (options.opt == OptMode::Search && options.target == CompileTarget::Emulate) {
+    error = "--opt=search times kernels on the CPU (--target=cpu) or, through bundles, on a GPU "
+            "(--target=cuda); not emulated";
     return failure();
   }
-  if (options.opt == OptMode::Search && !options.cpu.empty() && options.cpu != "host") {
+  if ((!options.searchExport.empty() || !options.searchResults.empty()) &&
+      (options.opt != OptMode::Search || options.target != CompileTarget::CUDA)) {
+    error = std::string(options.searchExport.empty() ? "--search-results" : "--search-export") +
+            " is for the GPU search: use it with --opt=search --target=cuda";
+    return failure();
+  }
+  if (options.opt == OptMode::Search && options.target == CompileTarget::CPU &&
+      !options.cpu.empty() && options.cpu != "host") {
     error = "--opt=search times kernels on this machine: it cannot search for --mcpu=" +
             options.cpu;
     return failure();

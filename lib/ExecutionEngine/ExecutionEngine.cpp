@@ -419,10 +419,22 @@ static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::
   }
   UopCudaPipelineOptions pipeline;
   setPipelineOptions(options, targets, pipeline);
-  FailureOr<rt::HostPlan> planned = planProgram(module, form, [&](OpPassManager &pm) {
-    buildUopCudaStage(pm, PipelineStage::Kernelize, pipeline);
-    buildUopCudaStage(pm, PipelineStage::Opts, pipeline);
-  });
+  // opt=search: the GPU search's cached winners (and its export) first, the
+  // hand's rules for what is left.
+  bool search = options.opt == OptMode::Search;
+  auto searchThenHand = [&](ModuleOp m) -> LogicalResult {
+    if (failed(gpuSearchOpts(m, options, llvm::errs())))
+      return failure();
+    return runStage(m, PipelineStage::Opts, nullptr, &pipeline);
+  };
+  FailureOr<rt::HostPlan> planned = planProgram(
+      module, form,
+      [&](OpPassManager &pm) {
+        buildUopCudaStage(pm, PipelineStage::Kernelize, pipeline);
+        if (!search)
+          buildUopCudaStage(pm, PipelineStage::Opts, pipeline);
+      },
+      search ? function_ref<LogicalResult(ModuleOp)>(searchThenHand) : nullptr);
   if (failed(planned) || failed(linearizeAndCount(module, *planned, [&](OpPassManager &pm) {
         buildUopCudaStage(pm, PipelineStage::Linearize, pipeline);
       })))

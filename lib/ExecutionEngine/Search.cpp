@@ -13,6 +13,8 @@
 #include "Uop/ExecutionEngine/ExecutionEngine.h"
 #include "Uop/ExecutionEngine/Passes.h"
 
+#include "SearchCommon.h"
+
 #include "Uop/IR/UopOps.h"
 #include "Uop/IR/UopTarget.h"
 #include "Uop/Runtime/Cache.h"
@@ -42,6 +44,7 @@ namespace mlir::uop {
 
 using namespace mlir;
 using namespace mlir::uop;
+using namespace mlir::uop::search;
 namespace rt = ::uop::rt;
 
 /// Bumped whenever a cached winner may no longer be what a search would
@@ -53,12 +56,10 @@ namespace rt = ::uop::rt;
 /// next row's prefetch (prefetch_next), row reductions without upcast.
 /// 8: keyed by the module's #uop.target instead of the host CPU's name and
 /// features.
-static constexpr const char *kSearchFormat = "uop-search 8";
-
-namespace {
+const char *const mlir::uop::search::kSearchFormat = "uop-search 8";
 
 /// The kernel as text under a fixed name: its structure.
-std::string kernelText(func::FuncOp kernel) {
+std::string mlir::uop::search::kernelText(func::FuncOp kernel) {
   OpBuilder b(kernel.getContext());
   auto copy = cast<func::FuncOp>(kernel->clone());
   copy.setSymName("kernel");
@@ -72,7 +73,7 @@ std::string kernelText(func::FuncOp kernel) {
 
 /// A one-kernel program: `kernel` (with `opts`) and a host launching it on
 /// its buffer slots, as uop-kernelize would make it.
-OwningOpRef<ModuleOp> singleKernelProgram(func::FuncOp kernel, OptsAttr opts) {
+OwningOpRef<ModuleOp> mlir::uop::search::singleKernelProgram(func::FuncOp kernel, OptsAttr opts) {
   MLIRContext *ctx = kernel.getContext();
   OpBuilder b(ctx);
   Location loc = kernel.getLoc();
@@ -99,7 +100,7 @@ OwningOpRef<ModuleOp> singleKernelProgram(func::FuncOp kernel, OptsAttr opts) {
 
 /// Whether `kernel` divides by data (a random divisor may be 0: running it
 /// on random data could trap, so such kernels are not searched).
-bool dividesByData(func::FuncOp kernel) {
+bool mlir::uop::search::dividesByData(func::FuncOp kernel) {
   return kernel
       .walk([](Operation *op) {
         if (!isa<FloorDivOp, FloorModOp>(op))
@@ -113,7 +114,7 @@ bool dividesByData(func::FuncOp kernel) {
 
 /// What uop-hand-opt chooses for `kernel` (run on a copy, for the same
 /// target).
-OptsAttr handChoice(func::FuncOp kernel) {
+OptsAttr mlir::uop::search::handChoice(func::FuncOp kernel) {
   OwningOpRef<ModuleOp> m = ModuleOp::create(kernel.getLoc());
   if (TargetAttr target = getTarget(kernel))
     setTarget(*m, target);
@@ -126,6 +127,8 @@ OptsAttr handChoice(func::FuncOp kernel) {
     return {};
   return k->getAttrOfType<OptsAttr>(kOptsAttrName);
 }
+
+namespace {
 
 /// One compiled candidate, ready to time: its executable and the
 /// arguments it runs on (the searcher's inputs, its own output).

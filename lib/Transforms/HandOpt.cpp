@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Uop/Transforms/Passes.h"
+#include "Uop/Transforms/GpuOptCandidates.h"
 
 #include "Uop/IR/UopAttrs.h"
 #include "Uop/IR/UopDialect.h"
@@ -466,48 +467,55 @@ struct SimtTile {
   int64_t lm, ln, tm, tn, bk;
 };
 
-/// target=cuda, a large f32 GEMM uop-lower-gemm stages on CUDA cores
-/// (explainNotStagedGemm): the block tile and `stages` from this list, the
-/// first that divides the GEMM and whose stages (2-4) fit the block's
-/// shared memory. 128 x 64 x 32 in 16 x 16 threads of 8 x 4, 4 stages (96
-/// KiB, dynamic): on an H200, 8192^3, 46.0 TFLOP/s against 33.2 for the
-/// register tile below without shared memory; 128 x 128 x 32 45.7 (2 or 4
-/// stages), 44.8 (3); BK 8 40.4-41.3, BK 16 41.4-41.9; threads of a warp in
-/// 4 x 8 instead of 2 x 16, or 2 blocks an SM forced (128 registers), no
-/// better (bench/gpu/gemm.py run-opts, 2026-12-03,
+/// The staged CUDA-core GEMM's tiles, in the hand's order of preference.
+/// 128 x 64 x 32 in 16 x 16 threads of 8 x 4, 4 stages (96 KiB, dynamic):
+/// on an H200, 8192^3, 46.0 TFLOP/s against 33.2 for the register tile
+/// without shared memory; 128 x 128 x 32 45.7 (2 or 4 stages), 44.8 (3); BK
+/// 8 40.4-41.3, BK 16 41.4-41.9; threads of a warp in 4 x 8 instead of
+/// 2 x 16, or 2 blocks an SM forced (128 registers), no better
+/// (bench/gpu/gemm.py run-opts, 2026-12-03,
 /// bench/results/h200-2026-12-03-simt-gemm.md).
+static const SimtTile kSimtTiles[] = {
+    {16, 16, 8, 4, 32}, // 128 x 64 x 32
+    {16, 16, 8, 8, 32}, // 128 x 128 x 32
+    {16, 16, 8, 8, 16}, // 128 x 128 x 16
+    {16, 16, 8, 8, 8},  // 128 x 128 x 8
+    {8, 16, 8, 8, 32},  // 64 x 128 x 32
+    {8, 16, 8, 8, 16},  // 64 x 128 x 16
+};
+
+/// The staged CUDA-core GEMM's opts for `g` with tile `t` and `stages`
+/// buffers, if the tile divides the GEMM and the buffers fit `limit`
+/// bytes of shared memory.
+static std::optional<OptsBuilder> simtOpts(const GemmMatch &g, const SimtTile &t, int64_t stages,
+                                           int64_t limit, int64_t maxThreads) {
+  int64_t bm = t.lm * t.tm, bn = t.ln * t.tn, threads = t.lm * t.ln;
+  if (g.m % bm || g.n % bn || g.k % t.bk || (bm * t.bk / 4) % threads ||
+      (t.bk * bn / 4) % threads || threads > maxThreads || stages * (bm + bn) * t.bk * 4 > limit)
+    return std::nullopt;
+  OptsBuilder o;
+  o.gpu = true;
+  o.local[0] = t.lm;
+  o.local[1] = t.ln;
+  o.upcast[0] = t.tm;
+  o.upcast[1] = t.tn;
+  o.unroll = t.bk;
+  o.stages = stages;
+  return o;
+}
+
+/// target=cuda, a large f32 GEMM uop-lower-gemm stages on CUDA cores
+/// (explainNotStagedGemm): the first of kSimtTiles that divides the GEMM
+/// with as many stages (2-4, at most K's steps) as fit the block's shared
+/// memory.
 static std::optional<OptsBuilder> cudaStagedGemmChoice(const GemmMatch &g, TargetAttr target) {
-  static const SimtTile tiles[] = {
-      {16, 16, 8, 4, 32}, // 128 x 64 x 32
-      {16, 16, 8, 8, 32}, // 128 x 128 x 32
-      {16, 16, 8, 8, 16}, // 128 x 128 x 16
-      {16, 16, 8, 8, 8},  // 128 x 128 x 8
-      {8, 16, 8, 8, 16},  // 64 x 128 x 16
-  };
   if (!explainNotStagedGemm(g).empty())
     return std::nullopt;
   int64_t limit = std::max(target.getSharedMemory(), target.getSharedMemoryOptin());
-  for (const SimtTile &t : tiles) {
-    int64_t bm = t.lm * t.tm, bn = t.ln * t.tn, threads = t.lm * t.ln;
-    if (g.m % bm || g.n % bn || g.k % t.bk || (bm * t.bk / 4) % threads ||
-        (t.bk * bn / 4) % threads || threads > target.getMaxThreads())
-      continue;
-    int64_t stageBytes = (bm + bn) * t.bk * 4;
-    int64_t stages = std::clamp<int64_t>(g.k / t.bk, 2, 4);
-    while (stages > 2 && stages * stageBytes > limit)
-      --stages;
-    if (stages * stageBytes > limit)
-      continue;
-    OptsBuilder o;
-    o.gpu = true;
-    o.local[0] = t.lm;
-    o.local[1] = t.ln;
-    o.upcast[0] = t.tm;
-    o.upcast[1] = t.tn;
-    o.unroll = t.bk;
-    o.stages = stages;
-    return o;
-  }
+  for (const SimtTile &t : kSimtTiles)
+    for (int64_t stages = std::clamp<int64_t>(g.k / t.bk, 2, 4); stages >= 2; --stages)
+      if (auto o = simtOpts(g, t, stages, limit, target.getMaxThreads()))
+        return o;
   return std::nullopt;
 }
 
@@ -517,54 +525,71 @@ struct TcTile {
   int64_t wm, wn, tm, tn, ku;
 };
 
+/// The tensor-core GEMM's tiles, in the hand's order of preference. The
+/// largest is 128 x 128 x 32 in 2 x 2 warps of 64 x 64 (4 x 8 instructions
+/// of 16 x 8, 128 accumulators a thread), 4 stages: 64 KiB (3 stages, 48
+/// KiB, where the target has no opt-in). Larger tiles fit now but were
+/// slower on an H200 (8192^3 f16, 2026-12-03: 128x128x32 with 4 stages 446
+/// TFLOP/s, 3 stages 438; 128x256x64 x 3 433; 128x256x32 x 4, 8 warps, 404;
+/// 256x128x32 x 4 350): mma.sync issue, not the tile's reuse, bounds this
+/// kernel.
+static const TcTile kTcTiles[] = {
+    {2, 2, 4, 8, 2}, // 128 x 128 x 32
+    {2, 2, 2, 8, 2}, // 64 x 128 x 32
+    {2, 2, 4, 4, 2}, // 128 x 64 x 32
+    {2, 2, 2, 4, 2}, // 64 x 64 x 32
+    {2, 2, 1, 2, 2}, // 32 x 32 x 32
+    {1, 1, 2, 2, 1}, // 32 x 16 x 16
+    {1, 1, 1, 2, 1}, // 16 x 16 x 16
+};
+
+/// The `tc` opts for `g` with instruction `mma`, tile `t` and `stages`
+/// buffers, if the tile divides the GEMM and the buffers fit `limit` bytes.
+static std::optional<OptsBuilder> tcOpts(const GemmMatch &g, MmaAttr mma, const TcTile &t,
+                                         int64_t stages, int64_t limit) {
+  int64_t bm = t.wm * t.tm * mma.getM(), bn = t.wn * t.tn * mma.getN(), bk = t.ku * mma.getK();
+  int64_t threads = 32 * t.wm * t.wn;
+  int64_t elemBytes = g.inType.getIntOrFloatBitWidth() / 8;
+  if (g.m % bm || g.n % bn || g.k % bk || (bm * bk / 8) % threads || (bk * bn / 8) % threads ||
+      stages * (bm + bn) * bk * elemBytes > limit)
+    return std::nullopt;
+  OptsBuilder o;
+  o.gpu = true;
+  o.tc = mma;
+  o.local[0] = t.wm;
+  o.local[1] = t.wn;
+  o.upcast[0] = t.tm;
+  o.upcast[1] = t.tn;
+  o.unroll = t.ku;
+  o.stages = stages;
+  return o;
+}
+
 /// target=cuda, a GEMM the target's tensor cores compute (fitsTensorCore):
-/// the `tc` opt with the first of these block tiles that divides the GEMM
-/// and whose `stages` buffers (up to 4, at least 2) fit the shared memory a
-/// block may have: the target's opt-in limit (227 KiB on sm_90), past the
-/// 48 KiB a block may declare statically (uop-to-gpu then makes it dynamic
-/// shared memory, which the runtime opts into). The largest is 128 x 128 x
-/// 32 in 2 x 2 warps of 64 x 64 (4 x 8 instructions of 16 x 8, 128
-/// accumulators a thread), 4 stages: 64 KiB (3 stages, 48 KiB, where the
-/// target has no opt-in). Larger tiles fit now but were slower on an H200
-/// (8192^3 f16, 2026-12-03: 128x128x32 with 4 stages 446 TFLOP/s, 3 stages
-/// 438; 128x256x64 x 3 433; 128x256x32 x 4, 8 warps, 404; 256x128x32 x 4
-/// 350): mma.sync issue, not the tile's reuse, bounds this kernel.
+/// the `tc` opt with the first of kTcTiles that divides the GEMM and whose
+/// `stages` buffers (up to 4, at least 2) fit the shared memory a block may
+/// have: the target's opt-in limit (227 KiB on sm_90), past the 48 KiB a
+/// block may declare statically (uop-to-gpu then makes it dynamic shared
+/// memory, which the runtime opts into).
 static std::optional<OptsBuilder> cudaTensorCoreChoice(const GemmMatch &g, MmaAttr mma,
                                                        TargetAttr target) {
-  static const TcTile tiles[] = {
-      {2, 2, 4, 8, 2}, // 128 x 128 x 32
-      {2, 2, 2, 8, 2}, // 64 x 128 x 32
-      {2, 2, 4, 4, 2}, // 128 x 64 x 32
-      {2, 2, 2, 4, 2}, // 64 x 64 x 32
-      {2, 2, 1, 2, 2}, // 32 x 32 x 32
-      {1, 1, 2, 2, 1}, // 32 x 16 x 16
-      {1, 1, 1, 2, 1}, // 16 x 16 x 16
-  };
-  int64_t elemBytes = g.inType.getIntOrFloatBitWidth() / 8;
   int64_t limit = std::max(target.getSharedMemory(), target.getSharedMemoryOptin());
-  for (const TcTile &t : tiles) {
-    int64_t bm = t.wm * t.tm * mma.getM(), bn = t.wn * t.tn * mma.getN(), bk = t.ku * mma.getK();
-    int64_t threads = 32 * t.wm * t.wn;
-    if (g.m % bm || g.n % bn || g.k % bk || (bm * bk / 8) % threads || (bk * bn / 8) % threads)
-      continue;
-    int64_t steps = g.k / bk, stageBytes = (bm + bn) * bk * elemBytes;
-    int64_t stages = std::clamp<int64_t>(steps, 2, 4);
-    while (stages > 2 && stages * stageBytes > limit)
-      --stages;
-    if (stages * stageBytes > limit)
-      continue;
-    OptsBuilder o;
-    o.gpu = true;
-    o.tc = mma;
-    o.local[0] = t.wm;
-    o.local[1] = t.wn;
-    o.upcast[0] = t.tm;
-    o.upcast[1] = t.tn;
-    o.unroll = t.ku;
-    o.stages = stages;
-    return o;
+  for (const TcTile &t : kTcTiles) {
+    int64_t steps = g.k / (t.ku * mma.getK());
+    for (int64_t stages = std::clamp<int64_t>(steps, 2, 4); stages >= 2; --stages)
+      if (auto o = tcOpts(g, mma, t, stages, limit))
+        return o;
   }
   return std::nullopt;
+}
+
+/// The mma.sync shapes of `target` that compute `g`.
+static SmallVector<MmaAttr> mmaSyncShapes(const GemmMatch &g, TargetAttr target) {
+  SmallVector<MmaAttr> shapes;
+  for (MmaAttr mma : target.getMma())
+    if (mma.getM() == 16 && mma.getN() == 8 && mma.getK() == 16 && fitsTensorCore(g, mma))
+      shapes.push_back(mma);
+  return shapes;
 }
 
 /// The tensor-core opt for `kernel` on `target`, if it is a GEMM one of the
@@ -573,11 +598,57 @@ static std::optional<OptsBuilder> tensorCoreChoice(func::FuncOp kernel, TargetAt
   std::optional<GemmMatch> g = matchGemm(kernel);
   if (!g)
     return std::nullopt;
-  for (MmaAttr mma : target.getMma())
-    if (mma.getM() == 16 && mma.getN() == 8 && mma.getK() == 16 && fitsTensorCore(*g, mma))
-      if (std::optional<OptsBuilder> o = cudaTensorCoreChoice(*g, mma, target))
-        return o;
+  for (MmaAttr mma : mmaSyncShapes(*g, target))
+    if (std::optional<OptsBuilder> o = cudaTensorCoreChoice(*g, mma, target))
+      return o;
   return std::nullopt;
+}
+
+SmallVector<OptsAttr> mlir::uop::getGpuOptCandidates(func::FuncOp kernel, TargetAttr target) {
+  MLIRContext *ctx = kernel.getContext();
+  SmallVector<OptsAttr> out;
+  auto ret = dyn_cast<func::ReturnOp>(kernel.getBody().front().getTerminator());
+  if (!target || !target.isCUDA() || !ret || ret.getNumOperands() == 0 ||
+      isa<VoidType>(ret.getOperand(0).getType()))
+    return out;
+  auto add = [&](const OptsBuilder &o) {
+    OptsAttr a = o.get(ctx);
+    if (!llvm::is_contained(out, a))
+      out.push_back(a);
+  };
+  ArrayRef<int64_t> shape = getShape(ret.getOperand(0).getType());
+  bool reduces = kernel.walk([](ReduceOp) { return WalkResult::interrupt(); }).wasInterrupted();
+  int64_t limit = std::max(target.getSharedMemory(), target.getSharedMemoryOptin());
+  std::optional<GemmMatch> g = reduces ? matchGemm(kernel) : std::nullopt;
+  if (g) {
+    for (MmaAttr mma : mmaSyncShapes(*g, target))
+      for (const TcTile &t : kTcTiles)
+        for (int64_t stages = 2; stages <= 4; ++stages)
+          if (auto o = tcOpts(*g, mma, t, stages, limit))
+            add(*o);
+    if (explainNotStagedGemm(*g).empty())
+      for (const SimtTile &t : kSimtTiles)
+        for (int64_t stages = 2; stages <= 4; ++stages)
+          if (auto o = simtOpts(*g, t, stages, limit, target.getMaxThreads()))
+            add(*o);
+  }
+  // The register tile without shared memory (a large two-axis reduce).
+  if (reduces)
+    if (std::optional<OptsBuilder> o = cudaGemmChoice(shape, getReduceSize(kernel)))
+      add(*o);
+  // The hand's rule with other block budgets, 32 threads to the target's
+  // most (its errors, a grid the blocks do not fit, are no candidate).
+  ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+  for (int64_t budget = std::max<int64_t>(target.getWarp(), 32); budget <= target.getMaxThreads();
+       budget *= 2) {
+    FailureOr<OptsBuilder> c = gpuOptChoice(
+        kernel, shape, reduces, budget, target.getMaxGrid(),
+        target.getMultiprocessors() * target.getMaxThreads(), target.getMultiprocessors(),
+        target.getWarp());
+    if (succeeded(c))
+      add(*c);
+  }
+  return out;
 }
 
 namespace {

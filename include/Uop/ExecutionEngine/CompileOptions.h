@@ -69,6 +69,15 @@ struct CompileOptions {
   /// opt=search: the time bound of one kernel's search, in seconds (the
   /// reference and the hand choice are always timed). Not part of the key.
   double searchSeconds = 60;
+  /// opt=search on cuda (GpuSearch.cpp): the directory the candidates of
+  /// each kernel without a cached winner are written to as bundles, for
+  /// tools/uop-gpu-search.py to time on a GPU machine ("": none). Not part of
+  /// the key.
+  std::string searchExport;
+  /// opt=search on cuda: a results file of that tool, whose winners are
+  /// cached (by kernel and target) before the kernels look theirs up ("":
+  /// none). Not part of the key.
+  std::string searchResults;
   /// uop-kernelize's fuse-reduce: reductions fused into their consumers.
   bool fuseReduce = false;
   /// uop-kernelize's multi-output: elementwise roots of one shape share a
@@ -96,7 +105,9 @@ struct CompileOptions {
 };
 
 /// Checks what the options allow together: opt=search needs the cpu target
-/// and this machine's CPU, search seconds >= 0, a PTX level of 0-3. Fails
+/// and this machine's CPU, or the cuda target (the GPU search through
+/// bundles); search-export and search-results need opt=search on cuda;
+/// search seconds >= 0, a PTX level of 0-3. Fails
 /// with `error`, which names the option as the command line spells it.
 /// getCompileOptionsFromCL checks with it; so does any other front end
 /// (the Python binding's keywords).

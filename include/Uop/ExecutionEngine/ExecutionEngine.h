@@ -63,6 +63,16 @@ struct CompiledProgram {
 /// divides by data is left for uop-hand-opt (random divisors may be 0).
 LogicalResult searchOpts(ModuleOp module, const CompileOptions &options, llvm::raw_ostream &log);
 
+/// opt=search on a kernelized module for a cuda #uop.target (GpuSearch.cpp):
+/// with `options.searchResults`, caches that file's winners first; then
+/// every kernel without opts whose winner is cached (by its structure, the
+/// target and the codegen) takes it, and with `options.searchExport` every
+/// other one's candidates are written there as bundles (and a manifest)
+/// for tools/uop-gpu-search.py to time on a GPU. Kernels left get the
+/// hand's opts afterwards. One log line per kernel.
+LogicalResult gpuSearchOpts(ModuleOp module, const CompileOptions &options,
+                            llvm::raw_ostream &log);
+
 /// Compiles `program` as `compile` does, without loading it. With
 /// `UOP_DEBUG=4` in the environment (the seed's DEBUG=4), prints the
 /// program's C (CUDA C for cuda) to stderr as it compiles, whatever the
