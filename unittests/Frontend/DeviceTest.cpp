@@ -234,10 +234,11 @@ TEST_F(DeviceTest, CudaContextWithoutAGpu) {
   EXPECT_EQ(gpu.deviceName(), msg);
   // Creation needs no device; the options are checked.
   TensorOptions bad = optionsFor(mlir::uop::CompileTarget::CUDA);
-  bad.compile.opt = mlir::uop::OptMode::Search;
+  bad.compile.searchExport = "candidates";
   auto refused = TensorContext::create(bad);
   ASSERT_FALSE(!!refused);
-  EXPECT_NE(llvm::toString(refused.takeError()).find("--opt=search"), std::string::npos);
+  EXPECT_NE(llvm::toString(refused.takeError()).find("--search-export is for the GPU search"),
+            std::string::npos);
 }
 
 /// The step of `train`, captured after two calls, exported for `options`;
