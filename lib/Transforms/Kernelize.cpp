@@ -5,7 +5,10 @@
 // EXPAND would then be recomputed for every element it is broadcast to. So
 // the graph is cut at materialization points -- every root, every STAGE,
 // every REDUCE unless fuse-reduce is asked -- and everything between two
-// points is fused into one kernel that writes exactly one buffer.
+// points is fused into one kernel that writes exactly one buffer. With
+// fuse-epilogue, a REDUCE whose only readers are elementwise computations
+// of its shape ending in one point (a GEMM's bias and ReLU) is computed in
+// that point's kernel instead: once per output, nothing recomputed.
 //
 // Each kernel is outlined into a `func.func` (an L1 program over local
 // buffer slots 0..n-1, the output being slot n once rangeified), and the
@@ -164,7 +167,8 @@ public:
   Kernelizer(func::FuncOp func, const KernelizeOptions &options, SymbolTable &symbols,
              llvm::StringMap<FlatSymbolRefAttr> &bodies)
       : func(func), fuseReduce(options.fuseReduce), layout(options.layout),
-        multiOutput(options.multiOutput), panel(options.panel), symbols(symbols), bodies(bodies) {}
+        multiOutput(options.multiOutput), fuseEpilogue(options.fuseEpilogue), panel(options.panel),
+        symbols(symbols), bodies(bodies) {}
 
   LogicalResult run();
 
@@ -185,9 +189,16 @@ private:
   /// The points `u`'s kernel reads (other points are its leaves), and
   /// whether it reduces.
   SmallVector<Value> pointsRead(Value u, bool &reduces);
+  /// The one point that reads the reduce `r`, if every reader of `r` is an
+  /// elementwise op of `r`'s shape on the way to it (an epilogue): `r` can
+  /// then be computed in that point's kernel, once per output.
+  Value epilogueOf(ReduceOp r, const DenseSet<Value> &rootSet);
+  /// fuse-epilogue: the reduces `epilogueOf` allows, one a kernel, are no
+  /// longer points (removed from `order` too).
+  void fuseEpilogues(SmallVectorImpl<Value> &order, const DenseSet<Value> &rootSet);
 
   func::FuncOp func;
-  bool fuseReduce, layout, multiOutput;
+  bool fuseReduce, layout, multiOutput, fuseEpilogue;
   int64_t panel;
   SymbolTable &symbols;
   llvm::StringMap<FlatSymbolRefAttr> &bodies; // kernel text -> its function
@@ -242,6 +253,58 @@ SmallVector<Value> Kernelizer::pointsRead(Value u, bool &reduces) {
       reduces |= isa<ReduceOp>(def);
   }
   return out;
+}
+
+Value Kernelizer::epilogueOf(ReduceOp r, const DenseSet<Value> &rootSet) {
+  // A root is stored anyway; a reduce with opts of its own keeps its kernel
+  // (the opts are for it).
+  if (rootSet.contains(r.getResult()) || r->hasAttr(kOptsAttrName))
+    return {};
+  ArrayRef<int64_t> shape = getShape(r.getType());
+  Value point;
+  DenseSet<Value> seen;
+  SmallVector<Value> work{r.getResult()};
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      // Elementwise, at `r`'s shape: the user reads `v` at its own index. A
+      // movement op (a broadcast, a permute, a reshape) or a reduce would
+      // read one value of `r` at several indices or in another order.
+      bool stage = isa<StageOp>(user);
+      if ((!stage && !isALU(user)) || user->getNumResults() != 1 ||
+          getShape(user->getResult(0).getType()) != shape)
+        return {};
+      Value u = user->getResult(0);
+      if (points.contains(u)) {
+        // One kernel only: a second would compute the reduce again.
+        if ((point && point != u) || user->hasAttr(kOptsAttrName))
+          return {};
+        point = u;
+        continue;
+      }
+      if (stage)
+        return {};
+      if (seen.insert(u).second)
+        work.push_back(u);
+    }
+  }
+  return point;
+}
+
+void Kernelizer::fuseEpilogues(SmallVectorImpl<Value> &order, const DenseSet<Value> &rootSet) {
+  // One reduce a kernel: the point's kernel stays a reduce with an
+  // epilogue (the strategy's GEMM register tile, the accumulators' epilogue
+  // after the reduce loop), not several reductions side by side.
+  DenseSet<Value> fused, hosts;
+  for (Value u : order)
+    if (auto r = u.getDefiningOp<ReduceOp>())
+      if (Value p = epilogueOf(r, rootSet); p && hosts.insert(p).second)
+        fused.insert(u);
+  if (fused.empty())
+    return;
+  for (Value u : fused)
+    points.erase(u);
+  llvm::erase_if(order, [&](Value u) { return fused.contains(u); });
 }
 
 /// The most values one multi-output kernel stores (its launch binds them
@@ -457,6 +520,8 @@ LogicalResult Kernelizer::run() {
       order.push_back(u);
     }
   }
+  if (fuseEpilogue && !fuseReduce)
+    fuseEpilogues(order, rootSet);
   // Kernels in dependency order, each a launch in the host.
   for (ArrayRef<Value> members : kernelsInOrder(order, rootSet)) {
     SmallVector<Value> bound;
@@ -499,7 +564,8 @@ struct UopKernelizePass : uop::impl::UopKernelizePassBase<UopKernelizePass> {
     int64_t panel = layoutPanel;
     if (panel == -1)
       panel = getTargetOrDefault(getOperation(), TargetKind::CPU).getTileLanes();
-    if (failed(kernelizeModule(getOperation(), {fuseReduce, layout, panel, multiOutput})))
+    if (failed(kernelizeModule(getOperation(),
+                               {fuseReduce, layout, panel, multiOutput, fuseEpilogue})))
       signalPassFailure();
   }
 };
