@@ -7,8 +7,9 @@
 // every REDUCE unless fuse-reduce is asked -- and everything between two
 // points is fused into one kernel that writes exactly one buffer. With
 // fuse-epilogue, a REDUCE whose only readers are elementwise computations
-// of its shape ending in one point (a GEMM's bias and ReLU) is computed in
-// that point's kernel instead: once per output, nothing recomputed.
+// of its elements ending in one point of its shape (a GEMM's bias and ReLU)
+// is computed in that point's kernel instead: once per output, nothing
+// recomputed.
 //
 // Each kernel is outlined into a `func.func` (an L1 program over local
 // buffer slots 0..n-1, the output being slot n once rangeified), and the
@@ -190,8 +191,9 @@ private:
   /// whether it reduces.
   SmallVector<Value> pointsRead(Value u, bool &reduces);
   /// The one point that reads the reduce `r`, if every reader of `r` is an
-  /// elementwise op of `r`'s shape on the way to it (an epilogue): `r` can
-  /// then be computed in that point's kernel, once per output.
+  /// elementwise op of `r`'s elements (or a reshape of unit axes) on the way
+  /// to it and it has `r`'s shape (an epilogue): `r` can then be computed in
+  /// that point's kernel, once per output.
   Value epilogueOf(ReduceOp r, const DenseSet<Value> &rootSet);
   /// fuse-epilogue: the reduces `epilogueOf` allows, one a kernel, are no
   /// longer points (removed from `order` too).
@@ -255,29 +257,44 @@ SmallVector<Value> Kernelizer::pointsRead(Value u, bool &reduces) {
   return out;
 }
 
+/// `shape` without its axes of size 1.
+static SmallVector<int64_t> withoutUnitAxes(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> out;
+  for (int64_t d : shape)
+    if (d != 1)
+      out.push_back(d);
+  return out;
+}
+
 Value Kernelizer::epilogueOf(ReduceOp r, const DenseSet<Value> &rootSet) {
   // A root is stored anyway; a reduce with opts of its own keeps its kernel
   // (the opts are for it).
   if (rootSet.contains(r.getResult()) || r->hasAttr(kOptsAttrName))
     return {};
   ArrayRef<int64_t> shape = getShape(r.getType());
+  SmallVector<int64_t> elements = withoutUnitAxes(shape);
   Value point;
   DenseSet<Value> seen;
   SmallVector<Value> work{r.getResult()};
   while (!work.empty()) {
     Value v = work.pop_back_val();
     for (Operation *user : v.getUsers()) {
-      // Elementwise, at `r`'s shape: the user reads `v` at its own index. A
-      // movement op (a broadcast, a permute, a reshape) or a reduce would
-      // read one value of `r` at several indices or in another order.
+      // Elementwise, at `r`'s elements: the user reads `v` at its own index.
+      // A reshape that only inserts or removes axes of size 1 (autodiff's
+      // [n] -> [n, 1] -> [n]) keeps every element at its index; a broadcast,
+      // a permute, another reshape or a reduce would read one value of `r`
+      // at several indices or in another order.
       bool stage = isa<StageOp>(user);
-      if ((!stage && !isALU(user)) || user->getNumResults() != 1 ||
-          getShape(user->getResult(0).getType()) != shape)
+      if ((!stage && !isALU(user) && !isa<ReshapeOp>(user)) || user->getNumResults() != 1 ||
+          withoutUnitAxes(getShape(user->getResult(0).getType())) != elements)
         return {};
       Value u = user->getResult(0);
       if (points.contains(u)) {
-        // One kernel only: a second would compute the reduce again.
-        if ((point && point != u) || user->hasAttr(kOptsAttrName))
+        // One kernel only: a second would compute the reduce again. The
+        // point has the reduce's shape: the kernel stays shaped as the
+        // reduce (a GEMM's register tile).
+        if ((point && point != u) || user->hasAttr(kOptsAttrName) ||
+            getShape(u.getType()) != shape)
           return {};
         point = u;
         continue;

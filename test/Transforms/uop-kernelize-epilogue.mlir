@@ -4,10 +4,11 @@
 // RUN: not uop-opt %s --split-input-file --uop-kernelize='fuse-epilogue=maybe' 2>&1 | FileCheck %s --check-prefix=BAD
 //
 // uop-kernelize{fuse-epilogue}: a reduce read only by elementwise ops of its
-// shape on the way to one point is computed in that point's kernel (once per
-// output: the GEMM's bias and ReLU applied to its accumulators), not stored
-// and read back. A reduce read through a movement op, by a reduce, or on the
-// way to two kernels stays a point. Without the option, the seed's kernels.
+// elements on the way to one point of its shape is computed in that point's
+// kernel (once per output: the GEMM's bias and ReLU applied to its
+// accumulators), not stored and read back. A reduce read through a movement
+// op (but a reshape of unit axes), by a reduce, or on the way to two kernels
+// stays a point. Without the option, the seed's kernels.
 
 // BAD: for the --fuse-epilogue option: 'maybe' is invalid value for boolean argument
 
@@ -237,6 +238,44 @@ func.func @main() -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
   return %s1, %s2, %t, %t1, %uo, %vo, %wo, %qq
       : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>,
         tensor<4x8xf32>, tensor<4x4xf32>, tensor<2x2xf32>, f32
+}
+
+// -----
+
+// Reshapes that only insert or remove axes of size 1 keep each element at
+// its index (autodiff's gradient of a GEMM read back as [4, 1, 16]): %r is
+// computed in the stage's kernel. %s's epilogue ends in a point of another
+// shape ([4, 1]): %s stays a point (its kernel keeps the reduce's shape).
+// CHECK-LABEL: func.func private @r_4_16() -> tensor<4x16xf32>
+// CHECK:         %[[R:.*]] = uop.reduce %{{.*}} <add> pop 1 : tensor<4x16x8xf32>
+// CHECK-NEXT:    %[[R3:.*]] = uop.reshape %[[R]], [4, 1, 16]
+// CHECK-NEXT:    %[[R2:.*]] = uop.reshape %[[R3]], [4, 16]
+// CHECK-NEXT:    %[[M:.*]] = uop.mul %[[R2]], %[[R2]]
+// CHECK-NEXT:    return %[[M]]
+// CHECK-LABEL: func.func private @r_4() -> tensor<4xf32>
+// CHECK-LABEL: func.func private @e_4_1() -> tensor<4x1xf32>
+// CHECK-LABEL: func.func @main()
+// CHECK-COUNT-4: uop.launch
+// CHECK-NOT:     uop.launch
+// SEED-LABEL: func.func @main()
+// SEED-COUNT-5: uop.launch
+// SEED-NOT:     uop.launch
+func.func @main() -> (tensor<4x16x8xf32>, tensor<4x1xf32>) {
+  %z0 = uop.buffer 0 : tensor<512xf32>
+  %z = uop.reshape %z0, [4, 16, 8] : tensor<512xf32>
+  %r = uop.reduce %z <add> pop 1 : tensor<4x16x8xf32>
+  %r3 = uop.reshape %r, [4, 1, 16] : tensor<4x16xf32>
+  %r2 = uop.reshape %r3, [4, 16] : tensor<4x1x16xf32>
+  %m = uop.mul %r2, %r2 : tensor<4x16xf32>
+  %st = uop.stage %m : tensor<4x16xf32>
+  %s1 = uop.reshape %st, [4, 16, 1] : tensor<4x16xf32>
+  %se = uop.expand %s1, [4, 16, 8] : tensor<4x16x1xf32>
+  %o = uop.add %z, %se : tensor<4x16x8xf32>
+  %x = uop.reshape %z0, [4, 128] : tensor<512xf32>
+  %s = uop.reduce %x <max> pop 1 : tensor<4x128xf32>
+  %sr = uop.reshape %s, [4, 1] : tensor<4xf32>
+  %sq = uop.sqrt %sr : tensor<4x1xf32>
+  return %o, %sq : tensor<4x16x8xf32>, tensor<4x1xf32>
 }
 
 // -----
