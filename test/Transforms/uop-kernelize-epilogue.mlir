@@ -4,11 +4,11 @@
 // RUN: not uop-opt %s --split-input-file --uop-kernelize='fuse-epilogue=maybe' 2>&1 | FileCheck %s --check-prefix=BAD
 //
 // uop-kernelize{fuse-epilogue}: a reduce read only by elementwise ops of its
-// elements on the way to one point of its shape is computed in that point's
+// shape on the way to one point of its shape is computed in that point's
 // kernel (once per output: the GEMM's bias and ReLU applied to its
 // accumulators), not stored and read back. A reduce read through a movement
-// op (but a reshape of unit axes), by a reduce, or on the way to two kernels
-// stays a point. Without the option, the seed's kernels.
+// op (but reshapes of unit axes back to its shape), by a reduce, or on the
+// way to two kernels stays a point. Without the option, the seed's kernels.
 
 // BAD: for the --fuse-epilogue option: 'maybe' is invalid value for boolean argument
 
@@ -242,15 +242,14 @@ func.func @main() -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 
 // -----
 
-// Reshapes that only insert or remove axes of size 1 keep each element at
-// its index (autodiff's gradient of a GEMM read back as [4, 1, 16]): %r is
-// computed in the stage's kernel. %s's epilogue ends in a point of another
-// shape ([4, 1]): %s stays a point (its kernel keeps the reduce's shape).
+// Reshapes that only insert or remove axes of size 1 and come back to the
+// reduce's shape (autodiff's gradient of a GEMM read back through
+// [4, 1, 16]) are the reduce itself: folded away, %r is computed in the
+// stage's kernel at the output's own index. %s's epilogue ends in a point of
+// another shape ([4, 1]): %s stays a point.
 // CHECK-LABEL: func.func private @r_4_16() -> tensor<4x16xf32>
 // CHECK:         %[[R:.*]] = uop.reduce %{{.*}} <add> pop 1 : tensor<4x16x8xf32>
-// CHECK-NEXT:    %[[R3:.*]] = uop.reshape %[[R]], [4, 1, 16]
-// CHECK-NEXT:    %[[R2:.*]] = uop.reshape %[[R3]], [4, 16]
-// CHECK-NEXT:    %[[M:.*]] = uop.mul %[[R2]], %[[R2]]
+// CHECK-NEXT:    %[[M:.*]] = uop.mul %[[R]], %[[R]]
 // CHECK-NEXT:    return %[[M]]
 // CHECK-LABEL: func.func private @r_4() -> tensor<4xf32>
 // CHECK-LABEL: func.func private @e_4_1() -> tensor<4x1xf32>
@@ -276,6 +275,50 @@ func.func @main() -> (tensor<4x16x8xf32>, tensor<4x1xf32>) {
   %sr = uop.reshape %s, [4, 1] : tensor<4xf32>
   %sq = uop.sqrt %sr : tensor<4x1xf32>
   return %o, %sq : tensor<4x16x8xf32>, tensor<4x1xf32>
+}
+
+// -----
+
+// A long epilogue (9 ALU ops, more than the 8 a fused kernel takes: it would
+// run in the reduce's register tile, lane by lane where the tile's lanes
+// are not vectors) keeps its own kernel; 8 ops fuse.
+// CHECK-LABEL: func.func private @r_4() -> tensor<4xf32>
+// CHECK:         uop.reduce
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func private @e_4() -> tensor<4xf32>
+// CHECK-LABEL: func.func private @r_4__1() -> tensor<4xf32>
+// CHECK:         uop.reduce
+// CHECK-COUNT-8: uop.exp2
+// CHECK-NEXT:    return
+// CHECK-LABEL: func.func @main()
+// CHECK-COUNT-3: uop.launch
+// CHECK-NOT:     uop.launch
+// SEED-LABEL: func.func @main()
+// SEED-COUNT-4: uop.launch
+// SEED-NOT:     uop.launch
+func.func @main() -> (tensor<4xf32>, tensor<4xf32>) {
+  %b = uop.buffer 0 : tensor<32xf32>
+  %x = uop.reshape %b, [4, 8] : tensor<32xf32>
+  %s = uop.reduce %x <add> pop 1 : tensor<4x8xf32>
+  %e1 = uop.exp2 %s : tensor<4xf32>
+  %e2 = uop.exp2 %e1 : tensor<4xf32>
+  %e3 = uop.exp2 %e2 : tensor<4xf32>
+  %e4 = uop.exp2 %e3 : tensor<4xf32>
+  %e5 = uop.exp2 %e4 : tensor<4xf32>
+  %e6 = uop.exp2 %e5 : tensor<4xf32>
+  %e7 = uop.exp2 %e6 : tensor<4xf32>
+  %e8 = uop.exp2 %e7 : tensor<4xf32>
+  %e9 = uop.exp2 %e8 : tensor<4xf32>
+  %t = uop.reduce %x <max> pop 1 : tensor<4x8xf32>
+  %f1 = uop.exp2 %t : tensor<4xf32>
+  %f2 = uop.exp2 %f1 : tensor<4xf32>
+  %f3 = uop.exp2 %f2 : tensor<4xf32>
+  %f4 = uop.exp2 %f3 : tensor<4xf32>
+  %f5 = uop.exp2 %f4 : tensor<4xf32>
+  %f6 = uop.exp2 %f5 : tensor<4xf32>
+  %f7 = uop.exp2 %f6 : tensor<4xf32>
+  %f8 = uop.exp2 %f7 : tensor<4xf32>
+  return %e9, %f8 : tensor<4xf32>, tensor<4xf32>
 }
 
 // -----

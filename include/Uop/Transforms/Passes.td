@@ -102,15 +102,18 @@ def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
     the option (`--multi-output=false` gives the seed's kernels).
 
     With `fuse-epilogue`, a `uop.reduce` that is not a root and whose every
-    reader is an elementwise op of its elements (its shape, or a reshape
-    that only inserts or removes axes of size 1), on the way to one point of
-    its shape (a root or a stage, with no opts of its own), is not a point:
+    reader is an elementwise op of its shape (or a chain of reshapes that
+    only insert or remove axes of size 1 and come back to its shape, folded
+    away), on the way to one point of its shape (a root or a stage, with no opts of its own), is not a point:
     it is computed in that point's kernel, once per output, and the kernel
     stores the epilogue's result (`x @ W + b` then ReLU: one kernel, not a
     GEMM and an elementwise kernel reading its output back). A reduce read
     through a movement op (a broadcast, a permute, a reshape that moves
     elements), read by a reduce, or on the way to two points stays a point:
-    fusing it would compute it again for each. A kernel takes one such reduce (the first in
+    fusing it would compute it again for each. So does one whose epilogue
+    (the point's kernel outside the reduce) has more than 8 ALU ops: it runs
+    in the reduce's register tile, lane by lane where the tile's lanes are
+    not vectors. A kernel takes one such reduce (the first in
     the order of the points). The CPU pipeline's `fuse-epilogue` sets it;
     the tools and the Tensor frontend do, for the CPU; GPU targets (cuda and
     the emulated GPU) leave it off, as `uop-lower-gemm` takes only a pure GEMM.
