@@ -7,7 +7,7 @@
 // every REDUCE unless fuse-reduce is asked -- and everything between two
 // points is fused into one kernel that writes exactly one buffer. With
 // fuse-epilogue, a REDUCE whose only readers are elementwise computations
-// of its elements ending in one point of its shape (a GEMM's bias and ReLU)
+// of its shape ending in one point of that shape (a GEMM's bias and ReLU)
 // is computed in that point's kernel instead: once per output, nothing
 // recomputed.
 //

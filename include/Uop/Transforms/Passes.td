@@ -142,8 +142,9 @@ def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
            "where no other kernel lies between them; the seed launches one kernel "
            "per root">,
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"false",
-           "A reduce read only by elementwise ops of its elements (reshapes of unit "
-           "axes allowed) that end in one point of its shape (a root or a stage) is computed in that point's kernel, its "
+           "A reduce read only by elementwise ops of its shape (and reshapes of unit "
+           "axes back to it) that end in one point of its shape (a root or a stage), in at "
+           "most 8 ALU ops, is computed in that point's kernel, its "
            "epilogue (a GEMM's bias and ReLU) applied once per output, instead of "
            "being stored and read back; one reduce a kernel (no effect with "
            "fuse-reduce)">,
