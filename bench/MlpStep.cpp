@@ -11,7 +11,7 @@
 // step's plan: no graph is built) and eagerly (graphs built every step).
 //
 //   uop-bench-mlp-step [--steps=N] [--warmup=N] [--numpy=SCRIPT|--no-numpy]
-//                      [--profile]
+//                      [--profile] [--fuse-epilogue=false]
 //
 // Times are medians over the steps (steady on a shared machine); the CPU
 // columns are the process's CPU time per step (all threads: on a loaded
@@ -63,6 +63,11 @@ static llvm::cl::opt<bool> noNumpy(llvm::cl::cat(toolOptions), "no-numpy",
                                    llvm::cl::desc("run only uop"));
 static llvm::cl::opt<bool> noEager(llvm::cl::cat(toolOptions), "no-eager",
                                    llvm::cl::desc("run uop only through the TinyJit"));
+static llvm::cl::opt<bool> fuseEpilogue(
+    llvm::cl::cat(toolOptions), "fuse-epilogue",
+    llvm::cl::desc("uop: a GEMM's bias and ReLU in its kernel (default; =false: a kernel of "
+                   "their own, reading the GEMM's output back)"),
+    llvm::cl::init(true));
 static llvm::cl::opt<bool> profile(llvm::cl::cat(toolOptions), "profile",
                                    llvm::cl::desc("split uop's step into its phases"));
 
@@ -245,7 +250,9 @@ int main(int argc, char **argv) {
 
   // uop through a TinyJit (its context stays: --profile reads its plan),
   // then eager; each from the same start.
-  TensorContext jitCtx, eagerCtx;
+  TensorOptions options;
+  options.compile.fuseEpilogue = fuseEpilogue;
+  TensorContext jitCtx(options), eagerCtx(options);
   llvm::SmallString<128> dir;
   if (!noNumpy) {
     // The numpy script reads the same start.

@@ -6,6 +6,9 @@ noise falls on both alike.
   /usr/bin/python3 bench/ab_mlp_step.py [--rounds=5] [--steps=200] \
       NAME=BUILD_DIR[:ENV=VALUE,...] NAME=BUILD_DIR[:ENV=VALUE,...] ...
 
+An ENV that starts with "--" is a flag of uop-bench-mlp-step instead
+(`unfused=build:--fuse-epilogue=false`).
+
 Each round runs `uop-bench-mlp-step --no-numpy --no-eager --profile` of
 each build (each with its own plan cache, OMP_NUM_THREADS=2 unless the
 spec sets it) and prints, per build, the median and range over the rounds
@@ -41,10 +44,11 @@ loads = [load()]
 for r in range(rounds):
     for name, build, extra in specs:
         env = dict(os.environ, OMP_NUM_THREADS="2", UOP_CACHE=f"{tmp}/cache-{name}")
-        env.update(extra)
+        env.update((k, v) for k, v in extra.items() if not k.startswith("--"))
+        flags = [f"{k}={v}" for k, v in extra.items() if k.startswith("--")]
         out = subprocess.run([build + "/bin/uop-bench-mlp-step", "--no-numpy", "--no-eager",
-                              "--profile", f"--steps={steps}"], capture_output=True, text=True,
-                             env=env).stdout
+                              "--profile", f"--steps={steps}"] + flags, capture_output=True,
+                             text=True, env=env).stdout
         m = re.search(r"\| uop, TinyJit \(replayed\) \| ([0-9.]+) \| - \| ([0-9.]+) \| ([0-9.]+) \|",
                       out)
         alone = re.search(r"kernels alone take ([0-9.]+) ms", out)

@@ -11,7 +11,7 @@
 //
 //   build/bin/gpt [--steps=600] [--batch=16] [--ctx=64] [--dim=64] [--heads=4] [--layers=2]
 //                 [--prompt="The "] [--sample=300] [--seed=0] [--out=DIR]
-//                 [--target=cpu|emulate|cuda] [--export-step=DIR]
+//                 [--target=cpu|emulate|cuda] [--export-step=DIR] [--fuse-epilogue=0]
 //
 // --target=cuda trains on the GPU (compiler and GPU on one machine);
 // --export-step=DIR writes the captured step as a step bundle that
@@ -44,7 +44,7 @@ namespace {
 
 llvm::Error run(int argc, char **argv) {
   int64_t steps = 600, batch = 16, ctx = 64, dim = 64, heads = 4, layers = 2, seed = 0;
-  int64_t sample = 300, every = 0, jit = 1, exportBatches = 0;
+  int64_t sample = 300, every = 0, jit = 1, exportBatches = 0, fuseEpilogue = 1;
   double lr = 3e-3, temperature = 1.0;
   std::string corpusPath = defaultFortunesPath(), prompt = "The ", out = ".";
   std::string target = "cpu", chip, exportStep, exportTarget = "cpu";
@@ -64,6 +64,9 @@ llvm::Error run(int argc, char **argv) {
       .add("jit", &jit,
            "1: replay the step through a TinyJit from step 3 (no graph built); 0: build it "
            "every step")
+      .add("fuse-epilogue", &fuseEpilogue,
+           "1: a reduction's elementwise epilogue (a GEMM's bias, ReLU) in its kernel (the "
+           "cpu target); 0: stored and read back by a kernel of its own")
       .add("target", &target, "where to train: cpu, emulate (the GPU mapping on the CPU) or cuda")
       .add("chip", &chip, "the GPU of cuda and emulate (sm_80, sm_90, ...; default sm_90)")
       .add("export-step", &exportStep,
@@ -95,7 +98,7 @@ llvm::Error run(int argc, char **argv) {
   if (exportBatches < 0)
     return makeError("--export-batches must be 0 or more");
   llvm::Expected<std::unique_ptr<TensorContext>> made =
-      makeContext(target, chip, static_cast<uint64_t>(seed));
+      makeContext(target, chip, static_cast<uint64_t>(seed), fuseEpilogue != 0);
   if (!made)
     return made.takeError();
   TensorContext &tctx = **made;

@@ -36,13 +36,15 @@ llvm::Error saveAll(const std::string &dir,
 
 llvm::Expected<std::unique_ptr<TensorContext>> makeContext(const std::string &target,
                                                            const std::string &chip,
-                                                           uint64_t seed) {
+                                                           uint64_t seed,
+                                                           bool fuseEpilogue) {
   std::optional<mlir::uop::CompileTarget> t = mlir::uop::parseCompileTarget(target);
   if (!t)
     return makeError("--target: '" + target + "' (expected cpu, emulate or cuda)");
   TensorOptions options;
   options.compile.target = *t;
   options.compile.chip = chip;
+  options.compile.fuseEpilogue = fuseEpilogue;
   options.seed = seed;
   return TensorContext::create(options);
 }

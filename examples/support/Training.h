@@ -34,9 +34,11 @@ namespace uop::examples {
 
 /// The context of --target (cpu, emulate, cuda) and --chip, seeded: an
 /// error names the flag, or is the device's ("no CUDA device: ...").
+/// `fuseEpilogue`: CompileOptions::fuseEpilogue (--fuse-epilogue).
 llvm::Expected<std::unique_ptr<TensorContext>> makeContext(const std::string &target,
                                                            const std::string &chip,
-                                                           uint64_t seed);
+                                                           uint64_t seed,
+                                                           bool fuseEpilogue = true);
 
 /// --export-step=DIR: the files of the file comment.
 class StepExport {

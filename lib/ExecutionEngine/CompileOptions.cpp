@@ -35,7 +35,11 @@ std::string CompileOptions::str() const {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << "target=" << stringifyCompileTarget(target) << " opt=" << stringifyOptMode(opt)
-     << " fuse-reduce=" << fuseReduce << " multi-output=" << multiOutput << " openmp=" << openmp << " checks=" << checks << " O"
+     << " fuse-reduce=" << fuseReduce << " multi-output=" << multiOutput;
+  // (The GPU targets leave it off, whatever it says.)
+  if (target == CompileTarget::CPU)
+    os << " fuse-epilogue=" << fuseEpilogue;
+  os << " openmp=" << openmp << " checks=" << checks << " O"
      << codegen.optLevel;
   if (target != CompileTarget::CUDA)
     os << " cpu=" << (cpu.empty() ? "host" : cpu);
@@ -116,6 +120,7 @@ void mlir::uop::setPipelineOptions(const CompileOptions &options, const CompileT
   pipeline.openmp = options.openmp;
   pipeline.fuseReduce = options.fuseReduce;
   pipeline.multiOutput = options.multiOutput;
+  pipeline.fuseEpilogue = options.fuseEpilogue && !emulate;
   // The emulated GPU maps kernels as the GPU does (no CPU opts, no layout).
   pipeline.opt = emulate ? OptMode::None : options.opt;
   pipeline.hostTempsAsArgs = true; // the executable allocates them once
@@ -196,6 +201,12 @@ struct CompileCLOptions {
                                      "multi-output kernel (default; =false: one kernel per "
                                      "output, as the seed)"),
                             cl::init(true)};
+  cl::opt<bool> fuseEpilogue{"fuse-epilogue", cl::cat(getCompileOptionsCategory()),
+                             cl::desc("Kernelize a reduction's elementwise epilogue (a GEMM's "
+                                      "bias and ReLU) into the reduction's kernel (default, "
+                                      "the cpu target; =false: the reduction's own kernel, "
+                                      "as the seed)"),
+                             cl::init(true)};
   cl::opt<bool> unchecked{"unchecked", cl::cat(getCompileOptionsCategory()),
                           cl::desc("No run-time checks of the indices and divisors the bounds "
                                    "analysis does not prove safe (out of bounds and division "
@@ -270,6 +281,7 @@ FailureOr<CompileOptions> mlir::uop::getCompileOptionsFromCL(std::string &error)
   options.searchResults = clOptions->searchResults;
   options.fuseReduce = clOptions->fuseReduce;
   options.multiOutput = clOptions->multiOutput;
+  options.fuseEpilogue = clOptions->fuseEpilogue;
   options.checks = !clOptions->unchecked;
   std::optional<CodegenPath> path = parseCodegenPath(clOptions->codegen);
   if (!path) {

@@ -74,7 +74,8 @@ static void attachTarget(OpPassManager &pm, StringRef spec, StringRef kind) {
 /// inline_call: kernels are cut from the whole graph, and uop-rangeify has
 /// no rule for a call), then the kernels.
 static void buildKernelizeStage(OpPassManager &pm, StringRef target, StringRef kind,
-                                bool fuseReduce, bool layout, bool multiOutput) {
+                                bool fuseReduce, bool layout, bool multiOutput,
+                                bool fuseEpilogue = false) {
   attachTarget(pm, target, kind);
   pm.addPass(createUopInlineCallsPass());
   // GPU reductions with few outputs split in two (nothing on a CPU target).
@@ -83,6 +84,9 @@ static void buildKernelizeStage(OpPassManager &pm, StringRef target, StringRef k
   UopKernelizePassOptions kernelize;
   kernelize.fuseReduce = fuseReduce;
   kernelize.multiOutput = multiOutput;
+  // A GPU's GEMM must stay pure for uop-lower-gemm (its tensor cores): no
+  // epilogue fused into it.
+  kernelize.fuseEpilogue = fuseEpilogue && kind == "cpu";
   // B packed in panels as wide as the register tile the strategy gives the
   // target (layout-panel's default).
   kernelize.layout = layout;
@@ -101,7 +105,8 @@ void mlir::uop::buildUopCpuStage(OpPassManager &pm, PipelineStage stage,
                           options.multiOutput);
     else
       buildKernelizeStage(pm, options.target, "cpu", options.fuseReduce,
-                          /*layout=*/options.opt != OptMode::None, options.multiOutput);
+                          /*layout=*/options.opt != OptMode::None, options.multiOutput,
+                          options.fuseEpilogue);
     return;
   case PipelineStage::Opts:
     // opt=search: a pass pipeline runs no code, so it cannot time

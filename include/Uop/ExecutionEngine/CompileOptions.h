@@ -83,6 +83,10 @@ struct CompileOptions {
   /// uop-kernelize's multi-output: elementwise roots of one shape share a
   /// kernel (an optimizer's parameter and moments in one launch).
   bool multiOutput = true;
+  /// uop-kernelize's fuse-epilogue: a reduce's elementwise epilogue (a
+  /// GEMM's bias and ReLU) in the reduce's kernel. The CPU only: the GPU
+  /// targets (cuda, emulate) keep their GEMMs pure for the tensor cores.
+  bool fuseEpilogue = true;
   /// Thread ranges run with OpenMP (else serially).
   bool openmp = true;
   /// Run-time checks of the indices and divisors the bounds analysis does

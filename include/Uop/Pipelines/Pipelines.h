@@ -91,6 +91,11 @@ struct UopCpuPipelineOptions : public PassPipelineOptions<UopCpuPipelineOptions>
       *this, "multi-output",
       llvm::cl::desc("uop-kernelize: elementwise outputs of one shape in one kernel"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> fuseEpilogue{
+      *this, "fuse-epilogue",
+      llvm::cl::desc("uop-kernelize: a reduce's elementwise epilogue (bias, ReLU) in the "
+                     "kernel of the reduce (the CPU only: emulate-gpu leaves it off)"),
+      llvm::cl::init(false)};
   PassOptions::Option<OptMode> opt{
       *this, "opt", llvm::cl::desc("How each kernel is mapped onto the CPU"),
       llvm::cl::init(OptMode::None),

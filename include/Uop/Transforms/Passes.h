@@ -75,11 +75,16 @@ unsigned mergeReducedAxes(func::FuncOp func);
 /// With `multiOutput`, roots computed elementwise share a kernel with the
 /// other such roots of their shape (an optimizer's parameter and moments,
 /// the updates of same-shaped parameters): one launch stores them all.
+/// With `fuseEpilogue`, a reduce read only by elementwise ops of its shape
+/// (and reshape chains of unit axes back to it) that end in one point of
+/// its shape, in at most 8 ALU ops, is computed in that point's kernel (a
+/// GEMM with its bias and ReLU), one reduce a kernel.
 struct KernelizeOptions {
   bool fuseReduce = false;
   bool layout = false;
   int64_t panel = 0;
   bool multiOutput = false;
+  bool fuseEpilogue = false;
 };
 LogicalResult kernelizeModule(ModuleOp module, const KernelizeOptions &options = {});
 

@@ -101,6 +101,23 @@ def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
     the values into slots n, n+1, ...; the tools and the Tensor frontend set
     the option (`--multi-output=false` gives the seed's kernels).
 
+    With `fuse-epilogue`, a `uop.reduce` that is not a root and whose every
+    reader is an elementwise op of its shape (or a chain of reshapes that
+    only insert or remove axes of size 1 and come back to its shape, folded
+    away), on the way to one point of its shape (a root or a stage, with no opts of its own), is not a point:
+    it is computed in that point's kernel, once per output, and the kernel
+    stores the epilogue's result (`x @ W + b` then ReLU: one kernel, not a
+    GEMM and an elementwise kernel reading its output back). A reduce read
+    through a movement op (a broadcast, a permute, a reshape that moves
+    elements), read by a reduce, or on the way to two points stays a point:
+    fusing it would compute it again for each. So does one whose epilogue
+    (the point's kernel outside the reduce) has more than 8 ALU ops: it runs
+    in the reduce's register tile, lane by lane where the tile's lanes are
+    not vectors. A kernel takes one such reduce (the first in
+    the order of the points). The CPU pipeline's `fuse-epilogue` sets it;
+    the tools and the Tensor frontend do, for the CPU; GPU targets (cuda and
+    the emulated GPU) leave it off, as `uop-lower-gemm` takes only a pure GEMM.
+
     The program becomes the host (unit attribute `uop.host`): its input
     buffers, then one `uop.launch` per kernel in dependency order, whose
     operands are bound to the kernel's slots. `uop-rangeify` lowers each
@@ -124,6 +141,13 @@ def UopKernelizePass : Pass<"uop-kernelize", "::mlir::ModuleOp"> {
            "of their shape (a multi-output kernel, one launch with several results), "
            "where no other kernel lies between them; the seed launches one kernel "
            "per root">,
+    Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"false",
+           "A reduce read only by elementwise ops of its shape (and reshapes of unit "
+           "axes back to it) that end in one point of its shape (a root or a stage), in at "
+           "most 8 ALU ops, is computed in that point's kernel, its "
+           "epilogue (a GEMM's bias and ReLU) applied once per output, instead of "
+           "being stored and read back; one reduce a kernel (no effect with "
+           "fuse-reduce)">,
     Option<"layout", "layout", "bool", /*default=*/"false",
            "Run uop-layout after detach stripping and stage_broadcast_compute, before "
            "the materialization points are chosen (the seed's HandOpt.layout; "
