@@ -135,6 +135,11 @@ private:
   SmallVector<int64_t> slotList;
 };
 
+/// uop-lower-gemm for a `tc` with `warpgroup`: Hopper's wgmma fed by TMA
+/// (LowerGemmWarpgroup.cpp). An error at the kernel when the opts cannot be
+/// applied.
+LogicalResult lowerWarpgroupGemm(func::FuncOp kernel, OptsAttr opts);
+
 } // namespace mlir::uop::gemm
 
 #endif // UOP_LIB_CONVERSION_GEMMLOWERING_H

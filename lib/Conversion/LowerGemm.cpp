@@ -394,6 +394,12 @@ struct UopLowerGemmPass : mlir::uop::impl::UopLowerGemmPassBase<UopLowerGemmPass
     auto ret = dyn_cast<func::ReturnOp>(kernel.getBody().front().getTerminator());
     if (!ret || ret.getNumOperands() != 1 || !isa<RankedTensorType>(ret.getOperand(0).getType()))
       return; // not a shaped kernel (already lowered, or a host)
+    // Hopper's warpgroup MMA fed by TMA: LowerGemmWarpgroup.cpp.
+    if (opts.getTc().getWarpgroup()) {
+      if (failed(lowerWarpgroupGemm(kernel, opts)))
+        signalPassFailure();
+      return;
+    }
     FailureOr<TcPlan> plan = planTensorCore(kernel, opts);
     if (failed(plan) || failed(TcLowering(kernel, *plan).run()))
       return signalPassFailure();

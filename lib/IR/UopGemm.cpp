@@ -231,3 +231,15 @@ bool mlir::uop::fitsTensorCore(const GemmMatch &g, MmaAttr mma) {
              (g.b.colMajor() && aligned(g.b, g.b.stride[1]));
   return aOk && bOk;
 }
+
+bool mlir::uop::fitsWarpgroupMma(const GemmMatch &g, MmaAttr mma) {
+  if (!mma || !mma.getWarpgroup() || mma.getA() != g.inType || mma.getC() != g.accType)
+    return false;
+  if (g.m % mma.getM() || g.n % mma.getN() || g.k % mma.getK())
+    return false;
+  int64_t vec = 16 / std::max<int64_t>(1, g.inType.getIntOrFloatBitWidth() / 8);
+  auto aligned = [&](const GemmOperand &o) {
+    return o.rowMajor() && o.offset % vec == 0 && o.stride[0] % vec == 0;
+  };
+  return aligned(g.a) && aligned(g.b);
+}

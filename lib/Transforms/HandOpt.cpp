@@ -516,12 +516,54 @@ static std::optional<OptsBuilder> cudaTensorCoreChoice(const GemmMatch &g, MmaAt
   return std::nullopt;
 }
 
+/// target=cuda with Hopper's warpgroup MMA (sm_90a), a GEMM it computes
+/// (fitsWarpgroupMma) with an f32 result: 2 warpgroups a block, each 64 rows
+/// by the instruction's n columns (256 where N is a multiple of 256, else
+/// 128), 64 of K a stage (unroll 4), as many stages (up to 4, at least 2)
+/// as K has steps and the target's shared memory holds; M, N, K multiples
+/// of 128 (smaller and odd GEMMs keep mma.sync).
+static std::optional<OptsBuilder> warpgroupChoice(const GemmMatch &g, MmaAttr mma,
+                                                  TargetAttr target) {
+  if (!g.outType.isF32() || g.m % 128 || g.k % 128)
+    return std::nullopt;
+  int64_t n = g.n % 256 == 0 ? 256 : g.n % 128 == 0 ? 128 : 0;
+  if (!n || n > mma.getN())
+    return std::nullopt;
+  MLIRContext *ctx = mma.getContext();
+  MmaAttr inst = MmaAttr::get(ctx, 64, n, 16, mma.getA(), mma.getC(), /*warpgroup=*/true);
+  if (!fitsWarpgroupMma(g, inst))
+    return std::nullopt;
+  int64_t bm = 128, bk = 64, steps = g.k / bk;
+  int64_t stageBytes = (bm + n) * bk * 2;
+  int64_t limit = std::max(target.getSharedMemory(), target.getSharedMemoryOptin());
+  int64_t stages = std::clamp<int64_t>(steps, 2, 4);
+  while (stages > 2 && stages * stageBytes > limit)
+    --stages;
+  if (stages * stageBytes > limit)
+    return std::nullopt;
+  OptsBuilder o;
+  o.gpu = true;
+  o.tc = inst;
+  o.local[0] = 2;
+  o.unroll = 4;
+  o.stages = stages;
+  return o;
+}
+
 /// The tensor-core opt for `kernel` on `target`, if it is a GEMM one of the
-/// target's `mma` shapes computes.
-static std::optional<OptsBuilder> tensorCoreChoice(func::FuncOp kernel, TargetAttr target) {
+/// target's `mma` shapes computes: Hopper's warpgroup MMA first (with
+/// `warpgroup`), then mma.sync.
+static std::optional<OptsBuilder> tensorCoreChoice(func::FuncOp kernel, TargetAttr target,
+                                                   bool warpgroup) {
   std::optional<GemmMatch> g = matchGemm(kernel);
   if (!g)
     return std::nullopt;
+  if (warpgroup && target.getChip().starts_with("sm_90"))
+    for (MmaAttr mma : target.getMma())
+      if (mma.getWarpgroup() && mma.getM() == 64 && mma.getK() == 16 && mma.getA().isF16() &&
+          mma.getC().isF32() && mma.getA() == g->inType && mma.getC() == g->accType)
+        if (std::optional<OptsBuilder> o = warpgroupChoice(*g, mma, target))
+          return o;
   for (MmaAttr mma : target.getMma())
     if (mma.getM() == 16 && mma.getN() == 8 && mma.getK() == 16 && fitsTensorCore(*g, mma))
       if (std::optional<OptsBuilder> o = cudaTensorCoreChoice(*g, mma, target))
@@ -558,7 +600,7 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
             kernel.walk([](ReduceOp) { return WalkResult::interrupt(); }).wasInterrupted();
         std::optional<OptsBuilder> tuned;
         if (reduces)
-          tuned = tensorCoreChoice(kernel, target);
+          tuned = tensorCoreChoice(kernel, target, warpgroup);
         if (reduces && !tuned)
           tuned = cudaGemmChoice(shape, getReduceSize(kernel));
         FailureOr<OptsBuilder> c = tuned ? FailureOr<OptsBuilder>(*tuned)

@@ -75,6 +75,13 @@ std::string explainNotGemm(func::FuncOp kernel);
 /// M, N, K multiples of the instruction's m, n, k.
 bool fitsTensorCore(const GemmMatch &g, MmaAttr mma);
 
+/// Whether Hopper's warpgroup MMA `mma` (`warpgroup`) fed by TMA computes
+/// `g`: its types, M, N, K multiples of the instruction's, A row-major and B
+/// row-major K x N (wgmma reads B MN-major; B^T is not lowered yet), each
+/// operand's start and row stride 16-byte aligned (TMA's global address and
+/// strides).
+bool fitsWarpgroupMma(const GemmMatch &g, MmaAttr mma);
+
 } // namespace mlir::uop
 
 #endif // UOP_IR_UOPGEMM_H
