@@ -13,8 +13,10 @@ f32 sums, f32 result: the seed's WMMA contract, which uop-hand-opt puts on the t
                                          (fp32: TF32 off; f16: f32 accumulation, no reduced-precision
                                          reduction) and Triton (autotuned; fp32: input_precision
                                          "ieee", no TF32), in one run, and prints one table
-  gemm.py prepare-opts BIN OUTDIR N [f16]  here: one bundle per candidate of OPTS (OPTS_F16 for
-                                         f16; a #uop.opts on @main overrides the heuristic) at size N
+  gemm.py prepare-opts BIN OUTDIR N [f16 [REGEX]]  here: one bundle per candidate of OPTS
+                                         (OPTS_F16 for f16, mma.sync `tc...` and wgmma `wg...`; a
+                                         #uop.opts on @main overrides the heuristic) at size N, the
+                                         candidates whose name REGEX matches (default all)
   gemm.py run-opts RUNNER OUTDIR [REPS]  there: times every candidate bundle, one line each
   gemm.py uir N [f16]                    prints the program (for tests)
 """
@@ -24,6 +26,10 @@ import subprocess
 import sys
 
 SIZES = [4096, 8192]
+
+# The chip each dtype's bundles are compiled for: f16 for sm_90a (the H200 with Hopper's
+# warpgroup MMA, which uop-hand-opt gives large f16 GEMMs); fp32 for sm_90 as before.
+CHIPS = {"f32": "sm_90", "f16": "sm_90a"}
 
 
 DTYPES = ["f32", "f16"]
@@ -72,8 +78,8 @@ def prepare(bindir, outdir, sizes):
             with open(src, "w") as f:
                 f.write(gemm_uir(n, dtype))
             bundle = os.path.join(outdir, stem(n, dtype) + ".uopx")
-            subprocess.run([os.path.join(bindir, "uop-compile"), src, "--target=cuda", "-o", bundle],
-                           check=True)
+            subprocess.run([os.path.join(bindir, "uop-compile"), src, "--target=cuda",
+                            "--chip=" + CHIPS[dtype], "-o", bundle], check=True)
             # What the hand strategy chose, for the table.
             plan = subprocess.run([os.path.join(bindir, "uop-runner"), bundle, "--print-plan"],
                                   capture_output=True, text=True).stdout
@@ -137,7 +143,27 @@ OPTS_F16 = {
 }
 
 
-def prepare_opts(bindir, outdir, n, dtype="f32"):
+def wg_opts(wm, wn, tm, n, stages):
+    """Hopper's warpgroup MMA (sm_90a): wm x wn warpgroups, each tm x 64 rows by n columns (the
+    instruction's n), 64 of K a stage (unroll 4), TMA into `stages` buffers."""
+    local = ", ".join(f"{a}: {v}" for a, v in ((0, wm), (1, wn)) if v > 1)
+    up = f"upcast = {{0: {tm}}}, " if tm > 1 else ""
+    return (f"{up}unroll = 4, gpu, {'local = {' + local + '}, ' if local else ''}stages = {stages}, "
+            f"tc = #uop.mma<m = 64, n = {n}, k = 16, a = f16, c = f32, warpgroup = true>")
+
+
+OPTS_F16.update({
+    "wg128x256_s3": wg_opts(2, 1, 1, 256, 3),   # 2 warpgroups of 64 x 256, 144 KiB
+    "wg128x256_s4": wg_opts(2, 1, 1, 256, 4),   # 192 KiB (the hand choice)
+    "wg128x128_s4": wg_opts(2, 1, 1, 128, 4),   # 2 warpgroups of 64 x 128, 128 KiB
+    "wg128x128_1wg_s4": wg_opts(1, 1, 2, 128, 4),   # 1 warpgroup of 128 x 128
+    "wg256x128_s3": wg_opts(4, 1, 1, 128, 3),   # 4 warpgroups of 64 x 128, 144 KiB
+    "wg128x256_2x2_s3": wg_opts(1, 2, 2, 128, 3),   # 2 warpgroups of 128 x 128, 144 KiB
+    "wg64x256_s4": wg_opts(1, 1, 1, 256, 4),    # 1 warpgroup of 64 x 256, 160 KiB
+})
+
+
+def prepare_opts(bindir, outdir, n, dtype="f32", pattern=""):
     os.makedirs(outdir, exist_ok=True)
     src = os.path.join(outdir, stem(n, dtype) + ".uir")
     with open(src, "w") as f:
@@ -145,12 +171,15 @@ def prepare_opts(bindir, outdir, n, dtype="f32"):
     mlir = subprocess.run([os.path.join(bindir, "uop-translate"), "--import-uir", src],
                           capture_output=True, text=True, check=True).stdout
     for name, opts in (OPTS if dtype == "f32" else OPTS_F16).items():
+        if pattern and not re.search(pattern, name):
+            continue
         prog = os.path.join(outdir, f"{stem(n, dtype)}_{name}.mlir")
         with open(prog, "w") as f:
             f.write(re.sub(r"(func\.func @main\(\) -> [^{]*)\{",
                            lambda m: m.group(1) + "attributes {uop.opts = #uop.opts<" + opts + ">} {",
                            mlir, count=1))
-        subprocess.run([os.path.join(bindir, "uop-compile"), prog, "--target=cuda", "-o",
+        subprocess.run([os.path.join(bindir, "uop-compile"), prog, "--target=cuda",
+                        "--chip=" + CHIPS[dtype], "-o",
                         os.path.join(outdir, f"{stem(n, dtype)}_{name}.uopx")], check=True)
 
 
@@ -352,7 +381,8 @@ def main(argv):
     if argv[1] == "prepare":
         prepare(argv[2], argv[3], [int(x) for x in argv[4:]] or SIZES)
     elif argv[1] == "prepare-opts":
-        prepare_opts(argv[2], argv[3], int(argv[4]), argv[5] if len(argv) > 5 else "f32")
+        prepare_opts(argv[2], argv[3], int(argv[4]), argv[5] if len(argv) > 5 else "f32",
+                     argv[6] if len(argv) > 6 else "")
     elif argv[1] == "run-opts":
         run_opts(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 5)
     elif argv[1] == "uir":

@@ -46,6 +46,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <tuple>
 #include <memory>
 #include <string>
 #include <vector>
@@ -330,6 +332,9 @@ private:
   /// Binds `args` (the parameters of every launch), unless they are the
   /// last ones bound.
   Result<bool> bindArgs(const std::vector<DevicePtr> &args);
+  /// Device memory holding tensor map `index` of kernel `kernel` for the
+  /// buffer at `buffer` (cuTensorMapEncodeTiled), encoded once and kept.
+  Result<DevicePtr> tensorMap(size_t kernel, size_t index, DevicePtr buffer);
 
   HostPlan plan;
   std::shared_ptr<CudaDevice> dev;
@@ -342,6 +347,8 @@ private:
   /// The launches' parameters for the last `args` given to launch().
   std::vector<DevicePtr> lastArgs;
   std::vector<std::vector<DevicePtr>> params;
+  /// The tensor maps encoded so far, by (kernel, map, buffer address).
+  std::map<std::tuple<size_t, size_t, DevicePtr>, DeviceBuffer> tensorMaps;
 };
 
 } // namespace uop::rt
