@@ -312,9 +312,13 @@ LogicalResult WgLowering::run() {
   }
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, b.getI64IntegerAttr(0));
   // The warpgroup's tile of C: rows x n at (row, column), rows N apart.
+  // nvgpu.warpgroup.mma.store puts a thread's rows at 16 x its warp index in
+  // the block (thread id / 32), not in its warpgroup: a later warpgroup's
+  // rows land 64 rows further down a warpgroup, so its view starts that
+  // much higher (the addresses stored to are the tile's).
   Value row = ix.add(rowA0, ix.mul(wgM, rows));
   Value col = ix.add(colB0, ix.mul(wgN, p.n));
-  Value at = ix.add(ix.mul(row, p.g.n), col);
+  Value at = ix.add(ix.add(ix.mul(row, p.g.n), col), ix.mul(wg, -64 * p.g.n));
   auto cType = MemRefType::get({rows, p.n}, b.getF32Type(),
                                StridedLayoutAttr::get(ctx, ShapedType::kDynamic, {p.g.n, 1}));
   Value tileC = memref::ReinterpretCastOp::create(

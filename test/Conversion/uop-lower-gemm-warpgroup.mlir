@@ -42,7 +42,11 @@
 // CHECK: nvgpu.tma.async.load %[[TA]]
 // CHECK: scf.yield
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
-// CHECK: %[[TILE:.*]] = memref.reinterpret_cast %[[C]] to offset: [%{{.*}}], sizes: [64, 256], strides: [512, 1]
+// warpgroup.mma.store puts rows 16 x (thread id / 32) down: the second
+// warpgroup's view of C starts 64 rows (64 x 512) higher.
+// CHECK: %[[UP:.*]] = arith.muli %{{.*}}, %c-32768 : index
+// CHECK: %[[AT:.*]] = arith.addi %{{.*}}, %[[UP]] : index
+// CHECK: %[[TILE:.*]] = memref.reinterpret_cast %[[C]] to offset: [%[[AT]]], sizes: [64, 256], strides: [512, 1]
 // CHECK: nvgpu.warpgroup.mma.store %{{.*}}, %[[TILE]]
 func.func private @r_256_512() -> tensor<256x512xf32> attributes {uop.kernel, uop.opts = #uop.opts<unroll = 4, gpu, local = {0: 2}, stages = 3, tc = #uop.mma<m = 64, n = 256, k = 16, a = f16, c = f32, warpgroup = true>>} {
   %a = uop.buffer 0 : tensor<65536xf16>
