@@ -295,6 +295,10 @@ public:
   /// the checks found once the stream is done.
   Result<bool> launch(const std::vector<DevicePtr> &args, const CudaStream *stream = nullptr,
                       bool resetChecks = true);
+  /// Binds `args` as launch() does, now: the tensor maps of the kernels
+  /// that read through TMA are encoded and copied to the device here, which
+  /// a launch being captured into a graph must not do.
+  Result<bool> bind(const std::vector<DevicePtr> &args) { return bindArgs(args); }
   /// Enqueues launch `i` of the plan alone, bound as launch() binds `args`.
   Result<bool> launchOne(size_t i, const std::vector<DevicePtr> &args,
                          const CudaStream *stream = nullptr);
