@@ -29,14 +29,15 @@ SIZES = [4096, 8192]
 
 # The chip each dtype's bundles are compiled for: f16 for sm_90a (the H200 with Hopper's
 # warpgroup MMA, which uop-hand-opt gives large f16 GEMMs); fp32 for sm_90 as before.
-CHIPS = {"f32": "sm_90", "f16": "sm_90a"}
+CHIPS = {"f32": "sm_90", "f16": "sm_90a", "f16bt": "sm_90a"}
 
 
-DTYPES = ["f32", "f16"]
+DTYPES = ["f32", "f16", "f16bt"]
 
 
 def gemm_uir(n, dtype="f32"):
-    """C = A @ B (n x n); f16: the operands cast to f32 before the multiply (f32 sums and result)."""
+    """C = A @ B (n x n); f16: the operands cast to f32 before the multiply (f32 sums and result);
+    f16bt: the same with B given as B^T (stored N x K, as a linear layer's weight)."""
     if dtype == "f32":
         return "\n".join([
             f"# C = A @ B, {n}x{n} f32, from movement ops",
@@ -49,6 +50,19 @@ def gemm_uir(n, dtype="f32"):
             f"%6 = reshape %5, (1, {n}, {n})",
             f"%7 = expand %6, ({n}, {n}, {n})",
             "%8 = mul %2, %7",
+            "%9 = reduce %8 : op=add pop=1", ""])
+    if dtype == "f16bt":
+        return "\n".join([
+            f"# C (f32) = A @ B^T (B stored N x K), {n}x{n} f16 operands, f32 products and sums",
+            f"%0 = buffer {n * n} : dtype=f16 slot=0",
+            "%1 = cast %0 : dtype=f32",
+            f"%2 = reshape %1, ({n}, 1, {n})",
+            f"%3 = expand %2, ({n}, {n}, {n})",
+            f"%4 = buffer {n * n} : dtype=f16 slot=1",
+            "%5 = cast %4 : dtype=f32",
+            f"%6 = reshape %5, (1, {n}, {n})",
+            f"%7 = expand %6, ({n}, {n}, {n})",
+            "%8 = mul %3, %7",
             "%9 = reduce %8 : op=add pop=1", ""])
     return "\n".join([
         f"# C (f32) = A @ B, {n}x{n} f16 operands, f32 products and sums, from movement ops",
@@ -152,7 +166,7 @@ def wg_opts(wm, wn, tm, n, stages):
             f"tc = #uop.mma<m = 64, n = {n}, k = 16, a = f16, c = f32, warpgroup = true>")
 
 
-OPTS_F16.update({
+OPTS_F16_WG = {
     "wg128x256_s3": wg_opts(2, 1, 1, 256, 3),   # 2 warpgroups of 64 x 256, 144 KiB
     "wg128x256_s4": wg_opts(2, 1, 1, 256, 4),   # 192 KiB (the hand choice)
     "wg128x128_s4": wg_opts(2, 1, 1, 128, 4),   # 2 warpgroups of 64 x 128, 128 KiB
@@ -160,7 +174,11 @@ OPTS_F16.update({
     "wg256x128_s3": wg_opts(4, 1, 1, 128, 3),   # 4 warpgroups of 64 x 128, 144 KiB
     "wg128x256_2x2_s3": wg_opts(1, 2, 2, 128, 3),   # 2 warpgroups of 128 x 128, 144 KiB
     "wg64x256_s4": wg_opts(1, 1, 1, 256, 4),    # 1 warpgroup of 64 x 256, 160 KiB
-})
+}
+OPTS_F16.update(OPTS_F16_WG)
+# B^T (f16bt): wgmma with a K-major B (no upcast of axis 0), and mma.sync's hand tile.
+OPTS_F16BT = {k: v for k, v in OPTS_F16.items()
+              if k.startswith("tc128x128x32_s4") or (k.startswith("wg") and "upcast" not in v)}
 
 
 def prepare_opts(bindir, outdir, n, dtype="f32", pattern=""):
@@ -170,7 +188,7 @@ def prepare_opts(bindir, outdir, n, dtype="f32", pattern=""):
         f.write(gemm_uir(n, dtype))
     mlir = subprocess.run([os.path.join(bindir, "uop-translate"), "--import-uir", src],
                           capture_output=True, text=True, check=True).stdout
-    for name, opts in (OPTS if dtype == "f32" else OPTS_F16).items():
+    for name, opts in {"f32": OPTS, "f16": OPTS_F16, "f16bt": OPTS_F16BT}[dtype].items():
         if pattern and not re.search(pattern, name):
             continue
         prog = os.path.join(outdir, f"{stem(n, dtype)}_{name}.mlir")
@@ -193,14 +211,15 @@ def run_opts(runner, outdir, reps):
         if not (f.endswith(".uopx") and "_" in f):
             continue
         n = int(re.match(r"gemm(\d+)", f).group(1))
-        dtype = "f16" if "-f16" in f else "f32"
+        dtype = "f16bt" if "-f16bt" in f else "f16" if "-f16" in f else "f32"
         if (n, dtype) not in refs:
             rng = np.random.default_rng(7)
             a = rng.standard_normal((n, n), dtype=np.float32).astype(np.float32 if dtype == "f32" else np.float16)
             b = rng.standard_normal((n, n), dtype=np.float32).astype(a.dtype)
             np.save("/tmp/opts_a.npy", a.reshape(-1))
             np.save("/tmp/opts_b.npy", b.reshape(-1))
-            refs[(n, dtype)] = torch.from_numpy(a).cuda().double() @ torch.from_numpy(b).cuda().double()
+            bd = torch.from_numpy(b).cuda().double()
+            refs[(n, dtype)] = torch.from_numpy(a).cuda().double() @ (bd.T if dtype == "f16bt" else bd)
         ref = refs[(n, dtype)]
         np.save("/tmp/opts_c.npy", np.full(n * n, np.nan, np.float32))
         out = subprocess.run([runner, os.path.join(outdir, f), "--input", "0=/tmp/opts_a.npy", "--input",
@@ -239,7 +258,7 @@ def median_time(fn, reps):
 
 def operands(n, dtype):
     import torch
-    t = torch.float32 if dtype == "f32" else torch.float16
+    t = torch.float32 if dtype == "f32" else torch.float16  # f16bt: b is B^T (N x K)
     return torch.randn(n, n, device="cuda", dtype=t), torch.randn(n, n, device="cuda", dtype=t)
 
 
@@ -249,6 +268,8 @@ def cublas_tflops(n, dtype, reps):
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
     a, b = operands(n, dtype)
+    if dtype == "f16bt":  # B stored N x K: a @ b.T (cuBLAS's transposed B)
+        return 2 * n ** 3 / median_time(lambda: a @ b.T, reps) / 1e12, torch.cuda.get_device_name()
     return 2 * n ** 3 / median_time(lambda: a @ b, reps) / 1e12, torch.cuda.get_device_name()
 
 
@@ -307,6 +328,8 @@ def triton_matmul():
 
 
 def triton_tflops(n, dtype, reps):
+    if dtype == "f16bt":  # the tutorial kernel reads B stored K x N only
+        return None
     try:
         import triton  # noqa: F401
     except ImportError:
@@ -332,7 +355,8 @@ def check(runner, bundle, n, dtype, tmp):
     if out.returncode != 0:
         return f"error: {out.stderr.strip()[:200]}"
     c = torch.from_numpy(np.load(os.path.join(tmp, "c.npy")).astype(np.float64)).cuda().reshape(n, n)
-    ref = torch.from_numpy(a.astype(np.float64)).cuda() @ torch.from_numpy(b.astype(np.float64)).cuda()
+    bd = torch.from_numpy(b.astype(np.float64)).cuda()
+    ref = torch.from_numpy(a.astype(np.float64)).cuda() @ (bd.T if dtype == "f16bt" else bd)
     err = (torch.linalg.norm(c - ref) / torch.linalg.norm(ref)).item()
     return f"rel. error {err:.1e} {'PASS' if err < 1e-5 else 'FAIL'}"
 
@@ -368,7 +392,7 @@ def run(runner, outdir, reps):
     print("| operands | N | uop TFLOP/s | cuBLAS TFLOP/s | Triton TFLOP/s | uop / cuBLAS | Triton / cuBLAS | uop opts (hand) |")
     print("|---|---|---|---|---|---|---|---|")
     for dtype, n, uop, cublas, triton, err, opts in rows:
-        what = "fp32" if dtype == "f32" else "f16, f32 sums"
+        what = {"f32": "fp32", "f16": "f16, f32 sums", "f16bt": "f16 A @ B^T, f32 sums"}[dtype]
         if uop is None:
             print(f"| {what} | {n} | error: {err[:200]} | | | | | {opts} |")
         else:

@@ -10,14 +10,18 @@
 //
 //   * a step along K is 64 columns of A (BM x 64: one 128-byte row a row,
 //     the TMA's 128-byte swizzle) and 64 rows of B (64 x BN, stored K x N:
-//     BN / 64 boxes of 64 x 64); `stages` steps are in shared memory at
-//     once, each stage with an mbarrier that its loads complete
+//     BN / 64 boxes of 64 x 64; stored N x K, B^T: BN / n boxes of n rows
+//     of 64, as A's); `stages` steps are in shared memory at once, each stage with an mbarrier that its loads complete
 //     (`mbarrier.arrive.expect_tx` with the stage's bytes, by thread 0,
 //     which issues every load);
 //   * a step waits on its stage's mbarrier (the parity of its round), then
 //     each warpgroup issues its wgmmas (tm x 64 rows of A, n columns of B,
 //     4 instruction steps of K: B read MN-major, wgmma's transposed B) and
-//     waits until at most this step's group is in flight; after a block
+//     waits until at most this step's group is in flight; B^T (K-major,
+//     which nvgpu.warpgroup.mma does not step along K) is one
+//     nvgpu.warpgroup.mma a 16-wide instruction step, each from descriptors
+//     32 bytes further along the swizzled rows, the last waiting until only
+//     this step's 4 groups are in flight; after a block
 //     barrier every warpgroup is done with the previous step's stage, and
 //     thread 0 refills it with the step `stages` ahead;
 //   * the accumulators go to C with `nvgpu.warpgroup.mma.store` (f32).
@@ -68,6 +72,8 @@ struct WgPlan {
   int64_t bm = 0, bn = 0, bk = kRowElems;
   int64_t threads = 0, steps = 0, gridM = 0, gridN = 0;
   int64_t aBytes = 0, bBytes = 0; ///< a stage's tiles
+  /// B stored N x K (B^T row-major: K-major) rather than K x N.
+  bool bTransposed = false;
 };
 
 FailureOr<WgPlan> planWarpgroup(func::FuncOp kernel, OptsAttr opts) {
@@ -88,9 +94,8 @@ FailureOr<WgPlan> planWarpgroup(func::FuncOp kernel, OptsAttr opts) {
     return kernel.emitOpError("uop-lower-gemm: the GEMM (")
            << g->m << "x" << g->n << "x" << g->k << ", " << types << ") does not fit "
            << Attribute(mma)
-           << ": f16 operands summed and stored in f32, A row-major and B row-major K x N (B^T is "
-              "not lowered for wgmma yet), rows 16-byte aligned, M, N, K multiples of the "
-              "instruction's";
+           << ": f16 operands summed and stored in f32, A row-major and B row-major (K x N or "
+              "N x K), rows 16-byte aligned, M, N, K multiples of the instruction's";
   }
   WgPlan p;
   p.g = *g;
@@ -117,6 +122,10 @@ FailureOr<WgPlan> planWarpgroup(func::FuncOp kernel, OptsAttr opts) {
   p.bm = p.wm * p.tm * 64;
   p.bn = p.wn * p.n;
   p.threads = 128 * p.wm * p.wn;
+  p.bTransposed = !g->b.rowMajor();
+  if (p.bTransposed && p.tm != 1)
+    return fail("a warpgroup tc with B^T (N x K) takes one 64-row instruction tile a warpgroup "
+                "(no upcast of axis 0)");
   if (p.threads > 1024)
     return fail("more than 1024 threads a block");
   if (p.bm > 256)
@@ -151,8 +160,8 @@ private:
   /// The tensor-map parameter `index`, of `boxRows` x 64 f16.
   Value tensorMap(int64_t index, int64_t boxRows);
   /// What the runtime encodes for a tensor map of `o` (K x ... rows).
-  DictionaryAttr tensorMapSpec(const GemmOperand &o, int64_t rows, int64_t cols,
-                               int64_t boxRows);
+  DictionaryAttr tensorMapSpec(const GemmOperand &o, int64_t rowStride, int64_t rows,
+                               int64_t cols, int64_t boxRows);
   /// Thread 0's loads of step `step` into stage `stage`.
   void issue(Value step, Value stage);
 
@@ -177,8 +186,8 @@ Value WgLowering::tensorMap(int64_t index, int64_t boxRows) {
   return cast.getResult(0);
 }
 
-DictionaryAttr WgLowering::tensorMapSpec(const GemmOperand &o, int64_t rows, int64_t cols,
-                                         int64_t boxRows) {
+DictionaryAttr WgLowering::tensorMapSpec(const GemmOperand &o, int64_t rowStride, int64_t rows,
+                                         int64_t cols, int64_t boxRows) {
   // The kernel parameter of the operand's buffer: its slot's place in slot
   // order (GemmKernelFrame's signature).
   SmallVector<int64_t> slots = {p.g.a.slot, p.g.b.slot, p.g.outSlot};
@@ -191,7 +200,7 @@ DictionaryAttr WgLowering::tensorMapSpec(const GemmOperand &o, int64_t rows, int
       b.getNamedAttr("type", TypeAttr::get(o.dtype)),
       b.getNamedAttr("offset", i64(o.offset)),
       b.getNamedAttr("dims", b.getDenseI64ArrayAttr({cols, rows})),
-      b.getNamedAttr("stride", i64(o.stride[0] * 2)),
+      b.getNamedAttr("stride", i64(rowStride * 2)),
       b.getNamedAttr("box", b.getDenseI64ArrayAttr({kRowElems, boxRows})),
       b.getNamedAttr("swizzle", i64(kSwizzleBytes)),
   });
@@ -205,6 +214,14 @@ void WgLowering::issue(Value step, Value stage) {
   // Coordinates innermost first: A at (k, row), B at (column, k).
   nvgpu::TmaAsyncLoadOp::create(b, loc, view(base, p.bm, kRowElems), bars, tmA,
                                 ValueRange{k0, rowA0}, stage, Value(), Value());
+  if (p.bTransposed) {
+    // B^T: n rows of 64 of K a box (as A's), at (k, column).
+    for (int64_t j = 0; j < p.bn / p.n; ++j)
+      nvgpu::TmaAsyncLoadOp::create(
+          b, loc, view(ix.add(base, p.aBytes + j * p.n * kSwizzleBytes), p.n, kRowElems), bars,
+          tmB, ValueRange{k0, ix.add(colB0, j * p.n)}, stage, Value(), Value());
+    return;
+  }
   for (int64_t j = 0; j < p.bn / kRowElems; ++j)
     nvgpu::TmaAsyncLoadOp::create(b, loc,
                                   view(ix.add(base, p.aBytes + j * kBoxBytes), kRowElems,
@@ -234,7 +251,7 @@ LogicalResult WgLowering::run() {
   Value tid = frame.enterThreads(p.threads);
 
   tmA = tensorMap(0, p.bm);
-  tmB = tensorMap(1, kRowElems);
+  tmB = tensorMap(1, p.bTransposed ? p.n : kRowElems);
   auto barsType = nvgpu::MBarrierGroupType::get(ctx, workgroup, p.stages);
   bars = nvgpu::MBarrierCreateOp::create(b, loc, barsType);
   Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, tid, ix.c(0));
@@ -283,17 +300,44 @@ LogicalResult WgLowering::run() {
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, bars, parity, ix.c(10000000), stage);
     Value base = ix.mul(stage, stageBytes);
     // The warpgroup's rows of A (64-row tiles: 8 KiB each) and columns of B
-    // (64-column boxes: 8 KiB each).
-    Value tileA = view(ix.add(base, ix.mul(wgM, rows * kSwizzleBytes)), rows, kRowElems);
-    Value tileB = view(ix.add(ix.add(base, p.aBytes), ix.mul(wgN, (p.n / kRowElems) * kBoxBytes)),
-                       kRowElems, p.n);
-    Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descAType, tileA, tmA);
-    Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descBType, tileB, tmB);
-    // B is stored K x N: wgmma's transposed (MN-major) B. At most this
-    // step's group stays in flight.
-    Value next = nvgpu::WarpgroupMmaOp::create(b, loc, accType, descA, descB,
-                                               b.getI64IntegerAttr(1), UnitAttr(),
-                                               b.getUnitAttr(), acc);
+    // (64-column boxes: 8 KiB each; B^T: n rows of 128 bytes).
+    Value rowsA = ix.add(base, ix.mul(wgM, rows * kSwizzleBytes));
+    Value next;
+    if (!p.bTransposed) {
+      Value tileA = view(rowsA, rows, kRowElems);
+      Value tileB = view(ix.add(ix.add(base, p.aBytes), ix.mul(wgN, (p.n / kRowElems) * kBoxBytes)),
+                         kRowElems, p.n);
+      Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descAType, tileA, tmA);
+      Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, descBType, tileB, tmB);
+      // B is stored K x N: wgmma's transposed (MN-major) B. At most this
+      // step's group stays in flight.
+      next = nvgpu::WarpgroupMmaOp::create(b, loc, accType, descA, descB, b.getI64IntegerAttr(1),
+                                           UnitAttr(), b.getUnitAttr(), acc);
+    } else {
+      // B^T, K-major as A: one op a 16-wide step, its descriptors 32 bytes
+      // further along the swizzled rows (what nvgpu.warpgroup.mma does for A
+      // within one op, and not for a K-major B). The last op waits until
+      // only this step's 4 groups are in flight; the others do not wait.
+      Value rowsB = ix.add(ix.add(base, p.aBytes), ix.mul(wgN, p.n * kSwizzleBytes));
+      auto kType = [&](int64_t r, int64_t c) {
+        return nvgpu::WarpgroupMatrixDescriptorType::get(
+            ctx, MemRefType::get({r, c}, b.getF16Type(), MemRefLayoutAttrInterface(), workgroup));
+      };
+      int64_t ik = 16, steps = kRowElems / ik;
+      next = acc;
+      for (int64_t kk = 0; kk < steps; ++kk) {
+        Value tileA = view(ix.add(rowsA, kk * ik * 2), rows, ik);
+        Value tileB = view(ix.add(rowsB, kk * ik * 2), ik, p.n);
+        Value descA = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, kType(rows, ik), tileA,
+                                                                   tmA);
+        Value descB = nvgpu::WarpgroupGenerateDescriptorOp::create(b, loc, kType(ik, p.n), tileB,
+                                                                   tmB);
+        int64_t wait = kk + 1 == steps ? steps : 2 * steps - 1;
+        next = nvgpu::WarpgroupMmaOp::create(b, loc, accType, descA, descB,
+                                             b.getI64IntegerAttr(wait), UnitAttr(), UnitAttr(),
+                                             next);
+      }
+    }
     // Every warpgroup is past the previous step's stage: refill it with the
     // step `stages` after that one.
     gpu::BarrierOp::create(b, loc);
@@ -329,10 +373,13 @@ LogicalResult WgLowering::run() {
 
   frame.finish();
   // What the runtime encodes: A's rows of K (box 64 x BM), B's rows of N
-  // (boxes of 64 x 64).
+  // (boxes of 64 x 64), or B^T's rows of K (boxes of 64 x n).
   kernel->setAttr(kTensorMapAttrName,
-                  b.getArrayAttr({tensorMapSpec(p.g.a, p.g.m, p.g.k, p.bm),
-                                  tensorMapSpec(p.g.b, p.g.k, p.g.n, kRowElems)}));
+                  b.getArrayAttr({tensorMapSpec(p.g.a, p.g.a.stride[0], p.g.m, p.g.k, p.bm),
+                                  p.bTransposed
+                                      ? tensorMapSpec(p.g.b, p.g.b.stride[1], p.g.n, p.g.k, p.n)
+                                      : tensorMapSpec(p.g.b, p.g.b.stride[0], p.g.k, p.g.n,
+                                                      kRowElems)}));
   return success();
 }
 

@@ -238,8 +238,10 @@ bool mlir::uop::fitsWarpgroupMma(const GemmMatch &g, MmaAttr mma) {
   if (g.m % mma.getM() || g.n % mma.getN() || g.k % mma.getK())
     return false;
   int64_t vec = 16 / std::max<int64_t>(1, g.inType.getIntOrFloatBitWidth() / 8);
-  auto aligned = [&](const GemmOperand &o) {
-    return o.rowMajor() && o.offset % vec == 0 && o.stride[0] % vec == 0;
+  auto aligned = [&](const GemmOperand &o, int64_t rowStride) {
+    return o.offset % vec == 0 && rowStride % vec == 0;
   };
-  return aligned(g.a) && aligned(g.b);
+  return g.a.rowMajor() && aligned(g.a, g.a.stride[0]) &&
+         ((g.b.rowMajor() && aligned(g.b, g.b.stride[0])) ||
+          (g.b.colMajor() && aligned(g.b, g.b.stride[1])));
 }

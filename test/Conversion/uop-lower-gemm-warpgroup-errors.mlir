@@ -25,9 +25,9 @@ func.func private @does_not_divide() -> tensor<192x128xf32> attributes {uop.kern
 
 // -----
 
-// b transposed
-// expected-error @+1 {{uop-lower-gemm: the GEMM (128x128x128, f16 into f32, C f32) does not fit #uop.mma<m = 64, n = 128, k = 16, a = f16, c = f32, warpgroup = true>: f16 operands summed and stored in f32, A row-major and B row-major K x N (B^T is not lowered for wgmma yet), rows 16-byte aligned, M, N, K multiples of the instruction's}}
-func.func private @b_transposed() -> tensor<128x128xf32> attributes {uop.kernel, uop.opts = #uop.opts<unroll = 4, gpu, local = {0: 2}, stages = 2, tc = #uop.mma<m = 64, n = 128, k = 16, a = f16, c = f32, warpgroup = true>>} {
+// B^T (N x K) takes one 64-row instruction tile a warpgroup
+// expected-error @+1 {{a warpgroup tc with B^T (N x K) takes one 64-row instruction tile a warpgroup (no upcast of axis 0)}}
+func.func private @b_transposed() -> tensor<128x128xf32> attributes {uop.kernel, uop.opts = #uop.opts<upcast = {0: 2}, unroll = 4, gpu, stages = 2, tc = #uop.mma<m = 64, n = 128, k = 16, a = f16, c = f32, warpgroup = true>>} {
   %a = uop.buffer 0 : tensor<16384xf16>
   %b = uop.buffer 1 : tensor<16384xf16>
   %af = uop.cast %a : tensor<16384xf16> to f32

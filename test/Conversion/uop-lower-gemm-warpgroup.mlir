@@ -87,3 +87,33 @@ func.func private @one_warpgroup() -> tensor<128x128xf32> attributes {uop.kernel
   %c = uop.reduce %m <add> pop 1 : tensor<128x128x128xf32>
   return %c : tensor<128x128xf32>
 }
+
+// -----
+
+// B^T (B stored N x K: K-major, as A): B's boxes are n rows of 64 of K, and
+// each 16-wide step is its own nvgpu.warpgroup.mma from descriptors 32 bytes
+// apart (nvgpu.warpgroup.mma steps only an MN-major B along K); the last
+// waits until this step's 4 groups alone are in flight.
+// CHECK-LABEL: func.func private @bt
+// CHECK-SAME: {box = array<i64: 64, 128>, dims = array<i64: 256, 128>, offset = 0 : i64, param = 1 : i64, stride = 512 : i64, swizzle = 128 : i64, type = f16}
+// CHECK: nvgpu.tma.async.load %{{.*}} -> memref<128x64xf16, #gpu.address_space<workgroup>>
+// CHECK: scf.for
+// CHECK: nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %{{.*}} {waitGroup = 7 : i64} : <tensor = memref<64x16xf16, #gpu.address_space<workgroup>>>, <tensor = memref<16x128xf16, #gpu.address_space<workgroup>>>, <fragmented = vector<64x128xf32>>
+// CHECK: nvgpu.warpgroup.mma {{.*}} {waitGroup = 7 : i64}
+// CHECK: nvgpu.warpgroup.mma {{.*}} {waitGroup = 7 : i64}
+// CHECK: nvgpu.warpgroup.mma {{.*}} {waitGroup = 4 : i64}
+// CHECK-NOT: nvgpu.warpgroup.mma {{.*}}transposeB
+// CHECK: gpu.barrier
+func.func private @bt() -> tensor<256x128xf32> attributes {uop.kernel, uop.opts = #uop.opts<unroll = 4, gpu, local = {0: 2}, stages = 2, tc = #uop.mma<m = 64, n = 128, k = 16, a = f16, c = f32, warpgroup = true>>} {
+  %a = uop.buffer 0 : tensor<65536xf16>
+  %b = uop.buffer 1 : tensor<32768xf16>
+  %af = uop.cast %a : tensor<65536xf16> to f32
+  %bf = uop.cast %b : tensor<32768xf16> to f32
+  %a2 = uop.reshape %af, [256, 1, 256] : tensor<65536xf32>
+  %ae = uop.expand %a2, [256, 128, 256] : tensor<256x1x256xf32>
+  %b3 = uop.reshape %bf, [1, 128, 256] : tensor<32768xf32>
+  %be = uop.expand %b3, [256, 128, 256] : tensor<1x128x256xf32>
+  %m = uop.mul %ae, %be : tensor<256x128x256xf32>
+  %c = uop.reduce %m <add> pop 1 : tensor<256x128x256xf32>
+  return %c : tensor<256x128xf32>
+}

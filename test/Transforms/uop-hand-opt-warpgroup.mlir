@@ -3,7 +3,7 @@
 // RUN: uop-opt %s --split-input-file --uop-attach-target=target=sm_90 --uop-hand-opt | FileCheck %s --check-prefix=SM90
 // RUN: uop-opt %s --split-input-file --uop-attach-target=target=sm_80 --uop-hand-opt | FileCheck %s --check-prefix=SM80
 //
-// An f16 GEMM (f32 sums, f32 result, B stored K x N) whose M, N, K are
+// An f16 GEMM (f32 sums, f32 result, B stored K x N or N x K) whose M, N, K are
 // multiples of 128 gets Hopper's warpgroup MMA on sm_90a (the chip whose
 // `mma` list has it): 2 warpgroups of 64 x 256, 64 of K a stage, 4 stages
 // (192 KiB). sm_90, sm_80, and sm_90a with `warpgroup=false` (the emulated
@@ -56,9 +56,9 @@ func.func private @r_128_384() -> tensor<128x384xf32> attributes {uop.kernel} {
 
 // -----
 
-// B^T (N x K) and a small GEMM: mma.sync on sm_90a too.
+// B^T (N x K): wgmma's K-major B.
 // SM90A-LABEL: func.func private @bt
-// SM90A-SAME: tc = #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>>
+// SM90A-SAME: uop.opts = #uop.opts<unroll = 4, gpu, local = {0: 2}, stages = 2, tc = #uop.mma<m = 64, n = 128, k = 16, a = f16, c = f32, warpgroup = true>>
 func.func private @bt() -> tensor<128x128xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<16384xf16>
   %b = uop.buffer 1 : tensor<16384xf16>
@@ -73,6 +73,7 @@ func.func private @bt() -> tensor<128x128xf32> attributes {uop.kernel} {
   return %c : tensor<128x128xf32>
 }
 
+// A small GEMM: mma.sync on sm_90a too.
 // SM90A-LABEL: func.func private @small
 // SM90A-SAME: tc = #uop.mma<m = 16, n = 8, k = 16, a = f16, c = f32>>
 func.func private @small() -> tensor<64x64xf32> attributes {uop.kernel} {

@@ -77,7 +77,7 @@ bool fitsTensorCore(const GemmMatch &g, MmaAttr mma);
 
 /// Whether Hopper's warpgroup MMA `mma` (`warpgroup`) fed by TMA computes
 /// `g`: its types, M, N, K multiples of the instruction's, A row-major and B
-/// row-major K x N (wgmma reads B MN-major; B^T is not lowered yet), each
+/// row-major K x N (wgmma reads it MN-major) or N x K (B^T, K-major), each
 /// operand's start and row stride 16-byte aligned (TMA's global address and
 /// strides).
 bool fitsWarpgroupMma(const GemmMatch &g, MmaAttr mma);
