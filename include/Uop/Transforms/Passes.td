@@ -342,7 +342,7 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     On a chip whose `mma` list has Hopper's warpgroup MMA (sm_90a; the
     `warpgroup` option, on by default, off for `--target=emulate` and CUDA
     C) an f16 GEMM with f32 sums and an f32 result, A row-major and B stored
-    K x N, whose M, N and K are multiples of 128, 128 and 128 gets the
+    K x N or N x K, whose M, N and K are multiples of 128 gets the
     warpgroup `tc` instead (`#uop.mma<m = 64, n = 256 or 128, k = 16, a =
     f16, c = f32, warpgroup = true>`): 2 warpgroups (`local = {0: 2}`) of
     64 x n each, `unroll = 4` (64 of K a stage), up to 4 stages of TMA
