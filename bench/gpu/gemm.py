@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """GEMM on the GPU: uop (C = A @ B from movement ops, the seed's bench_gemm graph) beside cuBLAS and Triton.
 
-Two programs: fp32 (f32 operands, f32 sums) and f16 (f16 operands cast to f32 before the multiply,
-f32 sums, f32 result: the seed's WMMA contract, which uop-hand-opt puts on the tensor cores).
+Three programs: fp32 (f32 operands, f32 sums), f16 (f16 operands cast to f32 before the multiply,
+f32 sums, f32 result: the seed's WMMA contract, which uop-hand-opt puts on the tensor cores) and
+f16bt (the same with B stored N x K). f16 and f16bt are compiled for sm_90a (CHIPS), where the
+tensor cores are Hopper's warpgroup MMA fed by TMA.
 
   gemm.py prepare BIN OUTDIR [N...]      here (the compiler): one CUDA bundle per N and dtype
                                          (uop-compile --target=cuda, the opts uop-hand-opt picks;
