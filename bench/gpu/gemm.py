@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """GEMM on the GPU: uop (C = A @ B from movement ops, the seed's bench_gemm graph) beside cuBLAS and Triton.
 
-Two programs: fp32 (f32 operands, f32 sums) and f16 (f16 operands cast to f32 before the multiply,
-f32 sums, f32 result: the seed's WMMA contract, which uop-hand-opt puts on the tensor cores).
+Three programs: fp32 (f32 operands, f32 sums), f16 (f16 operands cast to f32 before the multiply,
+f32 sums, f32 result: the seed's WMMA contract, which uop-hand-opt puts on the tensor cores) and
+f16bt (the same with B stored N x K). f16 and f16bt are compiled for sm_90a (CHIPS), where the
+tensor cores are Hopper's warpgroup MMA fed by TMA.
 
   gemm.py prepare BIN OUTDIR [N...]      here (the compiler): one CUDA bundle per N and dtype
                                          (uop-compile --target=cuda, the opts uop-hand-opt picks;
@@ -13,8 +15,10 @@ f32 sums, f32 result: the seed's WMMA contract, which uop-hand-opt puts on the t
                                          (fp32: TF32 off; f16: f32 accumulation, no reduced-precision
                                          reduction) and Triton (autotuned; fp32: input_precision
                                          "ieee", no TF32), in one run, and prints one table
-  gemm.py prepare-opts BIN OUTDIR N [f16]  here: one bundle per candidate of OPTS (OPTS_F16 for
-                                         f16; a #uop.opts on @main overrides the heuristic) at size N
+  gemm.py prepare-opts BIN OUTDIR N [f16 [REGEX]]  here: one bundle per candidate of OPTS
+                                         (OPTS_F16 for f16, mma.sync `tc...` and wgmma `wg...`; a
+                                         #uop.opts on @main overrides the heuristic) at size N, the
+                                         candidates whose name REGEX matches (default all)
   gemm.py run-opts RUNNER OUTDIR [REPS]  there: times every candidate bundle, one line each
   gemm.py uir N [f16]                    prints the program (for tests)
 """
@@ -25,12 +29,17 @@ import sys
 
 SIZES = [4096, 8192]
 
+# The chip each dtype's bundles are compiled for: f16 for sm_90a (the H200 with Hopper's
+# warpgroup MMA, which uop-hand-opt gives large f16 GEMMs); fp32 for sm_90 as before.
+CHIPS = {"f32": "sm_90", "f16": "sm_90a", "f16bt": "sm_90a"}
 
-DTYPES = ["f32", "f16"]
+
+DTYPES = ["f32", "f16", "f16bt"]
 
 
 def gemm_uir(n, dtype="f32"):
-    """C = A @ B (n x n); f16: the operands cast to f32 before the multiply (f32 sums and result)."""
+    """C = A @ B (n x n); f16: the operands cast to f32 before the multiply (f32 sums and result);
+    f16bt: the same with B given as B^T (stored N x K, as a linear layer's weight)."""
     if dtype == "f32":
         return "\n".join([
             f"# C = A @ B, {n}x{n} f32, from movement ops",
@@ -43,6 +52,19 @@ def gemm_uir(n, dtype="f32"):
             f"%6 = reshape %5, (1, {n}, {n})",
             f"%7 = expand %6, ({n}, {n}, {n})",
             "%8 = mul %2, %7",
+            "%9 = reduce %8 : op=add pop=1", ""])
+    if dtype == "f16bt":
+        return "\n".join([
+            f"# C (f32) = A @ B^T (B stored N x K), {n}x{n} f16 operands, f32 products and sums",
+            f"%0 = buffer {n * n} : dtype=f16 slot=0",
+            "%1 = cast %0 : dtype=f32",
+            f"%2 = reshape %1, ({n}, 1, {n})",
+            f"%3 = expand %2, ({n}, {n}, {n})",
+            f"%4 = buffer {n * n} : dtype=f16 slot=1",
+            "%5 = cast %4 : dtype=f32",
+            f"%6 = reshape %5, (1, {n}, {n})",
+            f"%7 = expand %6, ({n}, {n}, {n})",
+            "%8 = mul %3, %7",
             "%9 = reduce %8 : op=add pop=1", ""])
     return "\n".join([
         f"# C (f32) = A @ B, {n}x{n} f16 operands, f32 products and sums, from movement ops",
@@ -72,8 +94,8 @@ def prepare(bindir, outdir, sizes):
             with open(src, "w") as f:
                 f.write(gemm_uir(n, dtype))
             bundle = os.path.join(outdir, stem(n, dtype) + ".uopx")
-            subprocess.run([os.path.join(bindir, "uop-compile"), src, "--target=cuda", "-o", bundle],
-                           check=True)
+            subprocess.run([os.path.join(bindir, "uop-compile"), src, "--target=cuda",
+                            "--chip=" + CHIPS[dtype], "-o", bundle], check=True)
             # What the hand strategy chose, for the table.
             plan = subprocess.run([os.path.join(bindir, "uop-runner"), bundle, "--print-plan"],
                                   capture_output=True, text=True).stdout
@@ -134,20 +156,47 @@ OPTS_F16 = {
 }
 
 
-def prepare_opts(bindir, outdir, n, dtype="f32"):
+def wg_opts(wm, wn, tm, n, stages):
+    """Hopper's warpgroup MMA (sm_90a): wm x wn warpgroups, each tm x 64 rows by n columns (the
+    instruction's n), 64 of K a stage (unroll 4), TMA into `stages` buffers."""
+    local = ", ".join(f"{a}: {v}" for a, v in ((0, wm), (1, wn)) if v > 1)
+    up = f"upcast = {{0: {tm}}}, " if tm > 1 else ""
+    return (f"{up}unroll = 4, gpu, {'local = {' + local + '}, ' if local else ''}stages = {stages}, "
+            f"tc = #uop.mma<m = 64, n = {n}, k = 16, a = f16, c = f32, warpgroup = true>")
+
+
+OPTS_F16_WG = {
+    "wg128x256_s3": wg_opts(2, 1, 1, 256, 3),   # 2 warpgroups of 64 x 256, 144 KiB
+    "wg128x256_s4": wg_opts(2, 1, 1, 256, 4),   # 192 KiB (the hand choice)
+    "wg128x128_s4": wg_opts(2, 1, 1, 128, 4),   # 2 warpgroups of 64 x 128, 128 KiB
+    "wg128x128_1wg_s4": wg_opts(1, 1, 2, 128, 4),   # 1 warpgroup of 128 x 128
+    "wg256x128_s3": wg_opts(4, 1, 1, 128, 3),   # 4 warpgroups of 64 x 128, 144 KiB
+    "wg128x256_2x2_s3": wg_opts(1, 2, 2, 128, 3),   # 2 warpgroups of 128 x 128, 144 KiB
+    "wg64x256_s4": wg_opts(1, 1, 1, 256, 4),    # 1 warpgroup of 64 x 256, 160 KiB
+}
+OPTS_F16.update(OPTS_F16_WG)
+# B^T (f16bt): wgmma with a K-major B (no upcast of axis 0), and mma.sync's hand tile.
+OPTS_F16BT = {k: v for k, v in OPTS_F16.items()
+              if k.startswith("tc128x128x32_s4") or (k.startswith("wg") and "upcast" not in v)}
+
+
+def prepare_opts(bindir, outdir, n, dtype="f32", pattern=""):
     os.makedirs(outdir, exist_ok=True)
     src = os.path.join(outdir, stem(n, dtype) + ".uir")
     with open(src, "w") as f:
         f.write(gemm_uir(n, dtype))
     mlir = subprocess.run([os.path.join(bindir, "uop-translate"), "--import-uir", src],
                           capture_output=True, text=True, check=True).stdout
-    for name, opts in (OPTS if dtype == "f32" else OPTS_F16).items():
+    for name, opts in {"f32": OPTS, "f16": OPTS_F16, "f16bt": OPTS_F16BT}[dtype].items():
+        if pattern and not re.search(pattern, name):
+            continue
         prog = os.path.join(outdir, f"{stem(n, dtype)}_{name}.mlir")
         with open(prog, "w") as f:
             f.write(re.sub(r"(func\.func @main\(\) -> [^{]*)\{",
                            lambda m: m.group(1) + "attributes {uop.opts = #uop.opts<" + opts + ">} {",
                            mlir, count=1))
-        subprocess.run([os.path.join(bindir, "uop-compile"), prog, "--target=cuda", "-o",
+        subprocess.run([os.path.join(bindir, "uop-compile"), prog, "--target=cuda",
+                        "--chip=" + CHIPS[dtype], "-o",
                         os.path.join(outdir, f"{stem(n, dtype)}_{name}.uopx")], check=True)
 
 
@@ -161,14 +210,15 @@ def run_opts(runner, outdir, reps):
         if not (f.endswith(".uopx") and "_" in f):
             continue
         n = int(re.match(r"gemm(\d+)", f).group(1))
-        dtype = "f16" if "-f16" in f else "f32"
+        dtype = "f16bt" if "-f16bt" in f else "f16" if "-f16" in f else "f32"
         if (n, dtype) not in refs:
             rng = np.random.default_rng(7)
             a = rng.standard_normal((n, n), dtype=np.float32).astype(np.float32 if dtype == "f32" else np.float16)
             b = rng.standard_normal((n, n), dtype=np.float32).astype(a.dtype)
             np.save("/tmp/opts_a.npy", a.reshape(-1))
             np.save("/tmp/opts_b.npy", b.reshape(-1))
-            refs[(n, dtype)] = torch.from_numpy(a).cuda().double() @ torch.from_numpy(b).cuda().double()
+            bd = torch.from_numpy(b).cuda().double()
+            refs[(n, dtype)] = torch.from_numpy(a).cuda().double() @ (bd.T if dtype == "f16bt" else bd)
         ref = refs[(n, dtype)]
         np.save("/tmp/opts_c.npy", np.full(n * n, np.nan, np.float32))
         out = subprocess.run([runner, os.path.join(outdir, f), "--input", "0=/tmp/opts_a.npy", "--input",
@@ -207,7 +257,7 @@ def median_time(fn, reps):
 
 def operands(n, dtype):
     import torch
-    t = torch.float32 if dtype == "f32" else torch.float16
+    t = torch.float32 if dtype == "f32" else torch.float16  # f16bt: b is B^T (N x K)
     return torch.randn(n, n, device="cuda", dtype=t), torch.randn(n, n, device="cuda", dtype=t)
 
 
@@ -217,6 +267,8 @@ def cublas_tflops(n, dtype, reps):
     torch.backends.cudnn.allow_tf32 = False
     torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
     a, b = operands(n, dtype)
+    if dtype == "f16bt":  # B stored N x K: a @ b.T (cuBLAS's transposed B)
+        return 2 * n ** 3 / median_time(lambda: a @ b.T, reps) / 1e12, torch.cuda.get_device_name()
     return 2 * n ** 3 / median_time(lambda: a @ b, reps) / 1e12, torch.cuda.get_device_name()
 
 
@@ -275,6 +327,8 @@ def triton_matmul():
 
 
 def triton_tflops(n, dtype, reps):
+    if dtype == "f16bt":  # the tutorial kernel reads B stored K x N only
+        return None
     try:
         import triton  # noqa: F401
     except ImportError:
@@ -300,7 +354,8 @@ def check(runner, bundle, n, dtype, tmp):
     if out.returncode != 0:
         return f"error: {out.stderr.strip()[:200]}"
     c = torch.from_numpy(np.load(os.path.join(tmp, "c.npy")).astype(np.float64)).cuda().reshape(n, n)
-    ref = torch.from_numpy(a.astype(np.float64)).cuda() @ torch.from_numpy(b.astype(np.float64)).cuda()
+    bd = torch.from_numpy(b.astype(np.float64)).cuda()
+    ref = torch.from_numpy(a.astype(np.float64)).cuda() @ (bd.T if dtype == "f16bt" else bd)
     err = (torch.linalg.norm(c - ref) / torch.linalg.norm(ref)).item()
     return f"rel. error {err:.1e} {'PASS' if err < 1e-5 else 'FAIL'}"
 
@@ -336,7 +391,7 @@ def run(runner, outdir, reps):
     print("| operands | N | uop TFLOP/s | cuBLAS TFLOP/s | Triton TFLOP/s | uop / cuBLAS | Triton / cuBLAS | uop opts (hand) |")
     print("|---|---|---|---|---|---|---|---|")
     for dtype, n, uop, cublas, triton, err, opts in rows:
-        what = "fp32" if dtype == "f32" else "f16, f32 sums"
+        what = {"f32": "fp32", "f16": "f16, f32 sums", "f16bt": "f16 A @ B^T, f32 sums"}[dtype]
         if uop is None:
             print(f"| {what} | {n} | error: {err[:200]} | | | | | {opts} |")
         else:
@@ -349,7 +404,8 @@ def main(argv):
     if argv[1] == "prepare":
         prepare(argv[2], argv[3], [int(x) for x in argv[4:]] or SIZES)
     elif argv[1] == "prepare-opts":
-        prepare_opts(argv[2], argv[3], int(argv[4]), argv[5] if len(argv) > 5 else "f32")
+        prepare_opts(argv[2], argv[3], int(argv[4]), argv[5] if len(argv) > 5 else "f32",
+                     argv[6] if len(argv) > 6 else "")
     elif argv[1] == "run-opts":
         run_opts(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 5)
     elif argv[1] == "uir":

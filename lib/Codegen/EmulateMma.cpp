@@ -349,6 +349,17 @@ void MmaEmulator::cleanup() {
 }
 
 LogicalResult MmaEmulator::run() {
+  // Hopper's warpgroup MMA fed by TMA (a `tc` with `warpgroup`) has no CPU
+  // meaning here: uop-hand-opt gives the emulated GPU mma.sync instead.
+  Operation *hopper = nullptr;
+  func.walk([&](Operation *op) {
+    if (isa<nvgpu::WarpgroupMmaOp, nvgpu::TmaAsyncLoadOp>(op) && !hopper)
+      hopper = op;
+  });
+  if (hopper)
+    return func.emitOpError("uop-emulate-mma: Hopper's warpgroup MMA and TMA (opts tc with "
+                            "warpgroup) cannot be emulated; the emulated GPU takes mma.sync "
+                            "(#uop.mma<m = 16, n = 8, k = 16, ...>)");
   // Copies land where they are issued; groups and waits have nothing left.
   SmallVector<Operation *> waits, groups;
   SmallVector<nvgpu::DeviceAsyncCopyOp> copies;

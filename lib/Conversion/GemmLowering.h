@@ -153,6 +153,11 @@ void emitStagedLoop(OpBuilder &b, Location loc, int64_t steps, int64_t stages,
                     function_ref<SmallVector<Value>(Value, Value, Value)> issue,
                     function_ref<void(Value)> compute);
 
+/// uop-lower-gemm for a `tc` with `warpgroup`: Hopper's wgmma fed by TMA
+/// (LowerGemmWarpgroup.cpp). An error at the kernel when the opts cannot be
+/// applied.
+LogicalResult lowerWarpgroupGemm(func::FuncOp kernel, OptsAttr opts);
+
 } // namespace mlir::uop::gemm
 
 #endif // UOP_LIB_CONVERSION_GEMMLOWERING_H

@@ -370,6 +370,12 @@ struct UopLowerGemmPass : mlir::uop::impl::UopLowerGemmPassBase<UopLowerGemmPass
         signalPassFailure();
       return;
     }
+    // Hopper's warpgroup MMA fed by TMA: LowerGemmWarpgroup.cpp.
+    if (opts.getTc().getWarpgroup()) {
+      if (failed(lowerWarpgroupGemm(kernel, opts)))
+        signalPassFailure();
+      return;
+    }
     FailureOr<TcPlan> plan = planTensorCore(kernel, opts);
     if (failed(plan) || failed(TcLowering(kernel, *plan).run()))
       return signalPassFailure();

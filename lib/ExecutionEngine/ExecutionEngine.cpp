@@ -289,6 +289,55 @@ static LogicalResult recordGpuLaunches(func::FuncOp main, rt::HostPlan &plan) {
   return success();
 }
 
+/// The tensor maps of each kernel (uop-lower-gemm's warpgroup kernels: the
+/// `uop.tma` of its gpu.func), which the runtime encodes and passes after
+/// the launch's buffers.
+static LogicalResult recordTensorMaps(ModuleOp module, rt::HostPlan &plan) {
+  llvm::StringMap<unsigned> kernelIndex = indexKernels(plan);
+  WalkResult r = module.walk([&](gpu::GPUFuncOp func) {
+    auto maps = func->getAttrOfType<ArrayAttr>(kTensorMapAttrName);
+    auto it = kernelIndex.find(func.getName());
+    if (!maps || it == kernelIndex.end())
+      return WalkResult::advance();
+    std::vector<rt::PlanTensorMap> &out = plan.kernels[it->second].tensorMaps;
+    out.clear();
+    for (Attribute a : maps) {
+      auto d = dyn_cast<DictionaryAttr>(a);
+      auto i64 = [&](StringRef name) -> std::optional<int64_t> {
+        auto v = d ? d.getAs<IntegerAttr>(name) : IntegerAttr();
+        return v ? std::optional<int64_t>(v.getInt()) : std::nullopt;
+      };
+      auto pair = [&](StringRef name) {
+        auto v = d ? d.getAs<DenseI64ArrayAttr>(name) : DenseI64ArrayAttr();
+        return v && v.size() == 2 ? v.asArrayRef() : ArrayRef<int64_t>();
+      };
+      auto type = d ? d.getAs<TypeAttr>("type") : TypeAttr();
+      std::optional<rt::DType> dtype = type ? toRuntimeDType(type.getValue()) : std::nullopt;
+      std::optional<int64_t> param = i64("param"), offset = i64("offset"), stride = i64("stride"),
+                             swizzle = i64("swizzle");
+      ArrayRef<int64_t> dims = pair("dims"), box = pair("box");
+      if (!dtype || !param || !offset || !stride || !swizzle || dims.empty() || box.empty() ||
+          *param < 0 || *param >= (int64_t)func.getNumArguments()) {
+        func.emitOpError("a malformed ") << kTensorMapAttrName << " entry: " << a;
+        return WalkResult::interrupt();
+      }
+      rt::PlanTensorMap t;
+      t.param = *param;
+      t.dtype = *dtype;
+      t.offset = *offset;
+      t.stride = *stride;
+      t.swizzle = *swizzle;
+      for (int i = 0; i < 2; ++i) {
+        t.dims[i] = dims[i];
+        t.box[i] = box[i];
+      }
+      out.push_back(t);
+    }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
+}
+
 /// The host arguments uop-to-gpu added after the plan's (the global scratch
 /// buffers of large per-thread allocs): temporaries of the plan, which the
 /// runtime allocates once, as the others.
@@ -444,7 +493,8 @@ static FailureOr<CompiledProgram> compileForCuda(ModuleOp module, rt::HostPlan::
   if (failed(runStage(module, PipelineStage::Host, nullptr, &pipeline)))
     return failure();
   auto main = module.lookupSymbol<func::FuncOp>("main");
-  if (!main || failed(addScratchArgs(main, plan)) || failed(recordGpuLaunches(main, plan)))
+  if (!main || failed(addScratchArgs(main, plan)) || failed(recordGpuLaunches(main, plan)) ||
+      failed(recordTensorMaps(module, plan)))
     return failure();
   std::string machine;
   llvm::raw_string_ostream(machine) << targets.gpu;

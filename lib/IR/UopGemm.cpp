@@ -242,3 +242,17 @@ std::string mlir::uop::explainNotStagedGemm(const GemmMatch &g) {
     return "row-major A (M x K) and B (K x N), rows 16-byte aligned";
   return "";
 }
+
+bool mlir::uop::fitsWarpgroupMma(const GemmMatch &g, MmaAttr mma) {
+  if (!mma || !mma.getWarpgroup() || mma.getA() != g.inType || mma.getC() != g.accType)
+    return false;
+  if (g.m % mma.getM() || g.n % mma.getN() || g.k % mma.getK())
+    return false;
+  int64_t vec = 16 / std::max<int64_t>(1, g.inType.getIntOrFloatBitWidth() / 8);
+  auto aligned = [&](const GemmOperand &o, int64_t rowStride) {
+    return o.offset % vec == 0 && rowStride % vec == 0;
+  };
+  return g.a.rowMajor() && aligned(g.a, g.a.stride[0]) &&
+         ((g.b.rowMajor() && aligned(g.b, g.b.stride[0])) ||
+          (g.b.colMajor() && aligned(g.b, g.b.stride[1])));
+}

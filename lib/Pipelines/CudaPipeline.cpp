@@ -103,6 +103,8 @@ void mlir::uop::buildUopCudaStage(OpPassManager &pm, PipelineStage stage,
     // The seed's gpu_opt_choice for every kernel that names no opts.
     UopHandOptPassOptions hand;
     hand.maxThreads = options.maxThreads;
+    // CUDA C has no lowering of TMA and wgmma: mma.sync there.
+    hand.warpgroup = options.codegen != CodegenPath::CudaC;
     pm.addPass(createUopHandOptPass(hand));
     return;
   }
@@ -145,13 +147,21 @@ void mlir::uop::buildUopCudaStage(OpPassManager &pm, PipelineStage stage,
   target.features = options.features;
   pm.addPass(createUopAttachNVVMTargetPass(target));
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
-  device.addPass(createSCFToControlFlowPass());
-  // ldmatrix, mma.sync and cp.async (uop-lower-gemm) -> nvvm, before the
-  // rest of the kernel goes to NVVM.
+  // ldmatrix, mma.sync and cp.async, TMA, mbarriers and wgmma
+  // (uop-lower-gemm) -> nvvm, before the rest of the kernel goes to NVVM,
+  // and before scf -> cf: the wgmma accumulators an scf.for carries are
+  // converted with the loop (as block arguments of cf they would be left
+  // unconverted).
   device.addPass(createConvertNVGPUToNVVMPass());
+  device.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true; // one .param .u64 per buffer
   device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+  // NVVM ops that LLVM has no intrinsic for (mbarrier.try_wait.parity, of
+  // the warpgroup kernels) -> inline PTX.
+  device.addPass(createConvertNVVMToLLVMPass());
+  // The warpgroup kernels' tensor maps: parameters after the buffers.
+  device.addPass(createUopTensorMapsToNVVMPass());
   device.addPass(createUopPrefetchToNVVMPass());
   device.addPass(createUopDynamicSharedToNVVMPass());
   device.addPass(createCanonicalizerPass());

@@ -112,8 +112,13 @@ void mlir::uop::buildUopCpuStage(OpPassManager &pm, PipelineStage stage,
     // opt=search: a pass pipeline runs no code, so it cannot time
     // candidates; the hand rules stand in (the execution engine searches
     // first, and the kernels it chose keep their opts).
-    if (emulate || options.opt != OptMode::None)
-      pm.addPass(createUopHandOptPass());
+    if (emulate || options.opt != OptMode::None) {
+      // The emulated GPU has no TMA or wgmma (uop-emulate-mma): the
+      // mma.sync GEMM stands in for the warpgroup one.
+      UopHandOptPassOptions hand;
+      hand.warpgroup = false;
+      pm.addPass(createUopHandOptPass(hand));
+    }
     return;
   case PipelineStage::Linearize: {
     // Emulated: GEMMs on the tensor cores (opts tc) are lowered as for the

@@ -83,6 +83,12 @@ struct CudaDevice::Driver {
                              unsigned, CUstream, void **, void **);
   /// Raises a function's dynamic shared memory limit (CUDA 9+).
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
+  /// Encodes a TMA tensor map (CUDA 12+): the map (128 bytes, 64-aligned),
+  /// data type, rank, global address, dims, strides (rank - 1), box, element
+  /// strides, interleave, swizzle, L2 promotion, out-of-bounds fill.
+  CUresult (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *, const uint64_t *,
+                                     const uint64_t *, const uint32_t *, const uint32_t *, int,
+                                     int, int, int) = nullptr;
   CUresult (*cuEventCreate)(CUevent *, unsigned);
   CUresult (*cuEventDestroy)(CUevent);
   CUresult (*cuEventRecord)(CUevent, CUstream);
@@ -202,6 +208,8 @@ Result<const Driver *> loadDriver(const std::string &library) {
   };
   d->cuFuncSetAttribute =
       reinterpret_cast<decltype(d->cuFuncSetAttribute)>(dlsym(handle, "cuFuncSetAttribute"));
+  d->cuTensorMapEncodeTiled = reinterpret_cast<decltype(d->cuTensorMapEncodeTiled)>(
+      dlsym(handle, "cuTensorMapEncodeTiled"));
   optional(d->cuStreamCreate, "cuStreamCreate");
   optional(d->cuStreamDestroy, "cuStreamDestroy_v2");
   optional(d->cuStreamSynchronize, "cuStreamSynchronize");
@@ -893,6 +901,55 @@ Result<bool> CudaProgram::readChecks() {
   return true;
 }
 
+/// The driver's CUtensorMapDataType of `dtype`, or -1.
+static int tensorMapDataType(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return 6; // CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+  case DType::F32:
+    return 7; // CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+  default:
+    return -1;
+  }
+}
+
+Result<DevicePtr> CudaProgram::tensorMap(size_t kernel, size_t index, DevicePtr buffer) {
+  const PlanTensorMap &t = plan.kernels[kernel].tensorMaps[index];
+  auto key = std::make_tuple(kernel, index, buffer);
+  if (auto it = tensorMaps.find(key); it != tensorMaps.end())
+    return it->second.ptr();
+  const Driver &d = dev->driver();
+  const std::string what = "the tensor map of " + plan.kernels[kernel].name + "'s parameter " +
+                           std::to_string(t.param);
+  if (!d.cuTensorMapEncodeTiled)
+    return Error{"cannot encode " + what + ": the driver has no cuTensorMapEncodeTiled (CUDA 12+)"};
+  int type = tensorMapDataType(t.dtype);
+  if (type < 0)
+    return Error{"cannot encode " + what + ": no tensor-map type for " + dtypeName(t.dtype)};
+  alignas(64) unsigned char map[128] = {};
+  uint64_t dims[2] = {uint64_t(t.dims[0]), uint64_t(t.dims[1])};
+  uint64_t strides[1] = {uint64_t(t.stride)};
+  uint32_t box[2] = {uint32_t(t.box[0]), uint32_t(t.box[1])};
+  uint32_t elementStrides[2] = {1, 1};
+  int swizzle = t.swizzle == 128 ? 3 : t.swizzle == 64 ? 2 : t.swizzle == 32 ? 1 : 0;
+  void *address = reinterpret_cast<void *>(buffer + uint64_t(t.offset) * dtypeSize(t.dtype));
+  if (Result<bool> ok = dev->makeCurrent(); !ok)
+    return Error{ok.error()};
+  // No interleave, L2 promotion of 256 bytes, zeros out of bounds.
+  if (CUresult rc = d.cuTensorMapEncodeTiled(map, type, 2, address, dims, strides, box,
+                                             elementStrides, 0, swizzle, 3, 0);
+      rc != CUDA_SUCCESS)
+    return Error{d.error("cuTensorMapEncodeTiled", rc) + " (" + what + ")"};
+  Result<DeviceBuffer> b = DeviceBuffer::allocate(dev, sizeof(map));
+  if (!b)
+    return Error{b.error()};
+  if (Result<bool> ok = b->copyFromHost(map, sizeof(map)); !ok)
+    return Error{ok.error()};
+  DevicePtr ptr = b->ptr();
+  tensorMaps.emplace(key, b.take());
+  return ptr;
+}
+
 Result<bool> CudaProgram::bindArgs(const std::vector<DevicePtr> &args) {
   if (args == lastArgs && params.size() == plan.launches.size())
     return true;
@@ -918,6 +975,22 @@ Result<bool> CudaProgram::bindArgs(const std::vector<DevicePtr> &args) {
     std::vector<DevicePtr> ptrs;
     for (unsigned a : l.args)
       ptrs.push_back(all[a]);
+    // The kernel's tensor maps, after its buffers: encoded for the buffers
+    // bound here (once per buffer: a later binding of the same buffer
+    // reuses them, so graphs captured on either binding stay valid).
+    const std::vector<PlanTensorMap> &maps = plan.kernels[l.kernel].tensorMaps;
+    std::vector<DevicePtr> mapPtrs;
+    for (size_t m = 0; m < maps.size(); ++m) {
+      if (maps[m].param >= l.args.size())
+        return Error{"a tensor map of " + plan.kernels[l.kernel].name + " describes parameter " +
+                     std::to_string(maps[m].param) + ", but its launch has " +
+                     std::to_string(l.args.size())};
+      Result<DevicePtr> map = tensorMap(l.kernel, m, ptrs[maps[m].param]);
+      if (!map)
+        return Error{map.error()};
+      mapPtrs.push_back(*map);
+    }
+    ptrs.insert(ptrs.end(), mapPtrs.begin(), mapPtrs.end());
     params.push_back(std::move(ptrs));
   }
   lastArgs = args;

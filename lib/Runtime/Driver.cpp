@@ -64,6 +64,8 @@ std::string uop::rt::formatPlan(const HostPlan &plan) {
     s += (k.opts.empty() ? "none" : k.opts);
     if (!k.checks.empty())
       add(", %zu run-time check(s)", k.checks.size());
+    if (!k.tensorMaps.empty())
+      add(", %zu tensor map(s)", k.tensorMaps.size());
     s += "\n";
   }
   for (size_t i = 0; i < plan.launches.size(); ++i) {

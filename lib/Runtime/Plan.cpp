@@ -104,6 +104,11 @@ std::string HostPlan::serialize() const {
   for (size_t k = 0; k < kernels.size(); ++k)
     for (const PlanCheck &c : kernels[k].checks)
       os << "check " << k << " " << c.kind << " " << c.loc << "\n";
+  for (size_t k = 0; k < kernels.size(); ++k)
+    for (const PlanTensorMap &t : kernels[k].tensorMaps)
+      os << "tma " << k << " " << t.param << " " << dtypeName(t.dtype) << " " << t.offset << " "
+         << t.dims[0] << " " << t.dims[1] << " " << t.stride << " " << t.box[0] << " " << t.box[1]
+         << " " << t.swizzle << "\n";
   for (const PlanLaunch &l : launches) {
     os << "launch " << l.kernel << " " << l.args.size();
     for (unsigned a : l.args)
@@ -191,6 +196,24 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
       ls >> std::ws;
       std::getline(ls, c.loc);
       plan.kernels[k].checks.push_back(std::move(c));
+    } else if (word == "tma") {
+      size_t k = 0;
+      PlanTensorMap t;
+      std::string dtype;
+      ls >> k >> t.param >> dtype >> t.offset >> t.dims[0] >> t.dims[1] >> t.stride >> t.box[0] >>
+          t.box[1] >> t.swizzle;
+      auto dt = dtypeFromName(dtype);
+      std::string rest;
+      // What cuTensorMapEncodeTiled takes: dims up to 2^32, boxes of 1 to
+      // 256, a 16-byte multiple of stride.
+      if (!ls || (ls >> rest) || k >= plan.kernels.size() || !dt || t.offset < 0 ||
+          t.dims[0] < 1 || t.dims[1] < 1 || t.dims[0] > (int64_t(1) << 32) ||
+          t.dims[1] > (int64_t(1) << 32) || t.stride < 16 || t.stride % 16 ||
+          t.stride >= (int64_t(1) << 40) || t.box[0] < 1 || t.box[0] > 256 || t.box[1] < 1 ||
+          t.box[1] > 256 || (t.swizzle != 0 && t.swizzle != 32 && t.swizzle != 64 && t.swizzle != 128))
+        return bad();
+      t.dtype = *dt;
+      plan.kernels[k].tensorMaps.push_back(t);
     } else if (word == "launch") {
       PlanLaunch l{};
       size_t nargs = 0;
@@ -265,6 +288,12 @@ std::string HostPlan::codeSignature() const {
     os << ":" << l.grid[0] << "," << l.grid[1] << "," << l.grid[2] << ":" << l.block[0] << ","
        << l.block[1] << "," << l.block[2] << ":" << l.shared;
   }
+  // The tensor maps: what TMA reads of each buffer.
+  for (size_t k = 0; k < kernels.size(); ++k)
+    for (const PlanTensorMap &t : kernels[k].tensorMaps)
+      os << " tma=" << k << ":" << t.param << ":" << dtypeName(t.dtype) << ":" << t.offset << ":"
+         << t.dims[0] << "," << t.dims[1] << ":" << t.stride << ":" << t.box[0] << "," << t.box[1]
+         << ":" << t.swizzle;
   return os.str();
 }
 

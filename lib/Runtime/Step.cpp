@@ -706,6 +706,13 @@ Result<bool> StepRunner::Impl::capture() {
       return ok;
   if (!options.graph)
     return true;
+  // Each binding once before capturing: the tensor maps of TMA kernels are
+  // encoded and copied to the device then, not while the stream captures.
+  for (int par = 0; par < 2; ++par)
+    for (size_t j = 0; j < step.realizes.size(); ++j)
+      if (Result<bool> ok = exes[step.realizes[j].program]->cudaProgram()->bind(args[par][j]);
+          !ok)
+        return ok;
   for (int par = 0; par < 2; ++par) {
     Result<CudaGraph> g = CudaGraph::capture(*stream, [&]() -> Result<bool> {
       for (size_t j = 0; j < step.realizes.size(); ++j)

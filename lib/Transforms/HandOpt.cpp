@@ -592,12 +592,71 @@ static SmallVector<MmaAttr> mmaSyncShapes(const GemmMatch &g, TargetAttr target)
   return shapes;
 }
 
+/// Hopper's warpgroup MMA `mma` (64 x n x 16 from the target's list) for
+/// `g` with an f32 result: 2 warpgroups a block, each 64 rows by `n`
+/// columns, 64 of K a stage (unroll 4), `stages` (0: as many, up to 4 and at
+/// least 2, as K has steps and the target's shared memory holds); M and K
+/// multiples of 128, N of `n`.
+static std::optional<OptsBuilder> warpgroupOpts(const GemmMatch &g, MmaAttr mma, int64_t n,
+                                                int64_t stages, TargetAttr target) {
+  if (!g.outType.isF32() || g.m % 128 || g.k % 128 || !n || g.n % n || n > mma.getN())
+    return std::nullopt;
+  MLIRContext *ctx = mma.getContext();
+  MmaAttr inst = MmaAttr::get(ctx, 64, n, 16, mma.getA(), mma.getC(), /*warpgroup=*/true);
+  if (!fitsWarpgroupMma(g, inst))
+    return std::nullopt;
+  int64_t bm = 128, bk = 64, steps = g.k / bk;
+  int64_t stageBytes = (bm + n) * bk * 2;
+  int64_t limit = std::max(target.getSharedMemory(), target.getSharedMemoryOptin());
+  if (!stages) {
+    stages = std::clamp<int64_t>(steps, 2, 4);
+    while (stages > 2 && stages * stageBytes > limit)
+      --stages;
+  }
+  if (stages * stageBytes > limit || stages > steps)
+    return std::nullopt;
+  OptsBuilder o;
+  o.gpu = true;
+  o.tc = inst;
+  o.local[0] = 2;
+  o.unroll = 4;
+  o.stages = stages;
+  return o;
+}
+
+/// The target's warpgroup MMA shapes (sm_90a) that take `g`'s types.
+static SmallVector<MmaAttr> warpgroupShapes(const GemmMatch &g, TargetAttr target) {
+  SmallVector<MmaAttr> shapes;
+  if (!target.getChip().starts_with("sm_90"))
+    return shapes;
+  for (MmaAttr mma : target.getMma())
+    if (mma.getWarpgroup() && mma.getM() == 64 && mma.getK() == 16 && mma.getA().isF16() &&
+        mma.getC().isF32() && mma.getA() == g.inType && mma.getC() == g.accType)
+      shapes.push_back(mma);
+  return shapes;
+}
+
+/// target=cuda with Hopper's warpgroup MMA (sm_90a), a GEMM it computes
+/// (fitsWarpgroupMma): the instruction's n 256 where N is a multiple of 256,
+/// else 128 (smaller and odd GEMMs keep mma.sync).
+static std::optional<OptsBuilder> warpgroupChoice(const GemmMatch &g, MmaAttr mma,
+                                                  TargetAttr target) {
+  int64_t n = g.n % 256 == 0 ? 256 : g.n % 128 == 0 ? 128 : 0;
+  return warpgroupOpts(g, mma, n, /*stages=*/0, target);
+}
+
 /// The tensor-core opt for `kernel` on `target`, if it is a GEMM one of the
-/// target's `mma` shapes computes.
-static std::optional<OptsBuilder> tensorCoreChoice(func::FuncOp kernel, TargetAttr target) {
+/// target's `mma` shapes computes: Hopper's warpgroup MMA first (with
+/// `warpgroup`), then mma.sync.
+static std::optional<OptsBuilder> tensorCoreChoice(func::FuncOp kernel, TargetAttr target,
+                                                   bool warpgroup) {
   std::optional<GemmMatch> g = matchGemm(kernel);
   if (!g)
     return std::nullopt;
+  if (warpgroup)
+    for (MmaAttr mma : warpgroupShapes(*g, target))
+      if (std::optional<OptsBuilder> o = warpgroupChoice(*g, mma, target))
+        return o;
   for (MmaAttr mma : mmaSyncShapes(*g, target))
     if (std::optional<OptsBuilder> o = cudaTensorCoreChoice(*g, mma, target))
       return o;
@@ -621,6 +680,11 @@ SmallVector<OptsAttr> mlir::uop::getGpuOptCandidates(func::FuncOp kernel, Target
   int64_t limit = std::max(target.getSharedMemory(), target.getSharedMemoryOptin());
   std::optional<GemmMatch> g = reduces ? matchGemm(kernel) : std::nullopt;
   if (g) {
+    for (MmaAttr mma : warpgroupShapes(*g, target))
+      for (int64_t n : {128, 256})
+        for (int64_t stages = 2; stages <= 4; ++stages)
+          if (auto o = warpgroupOpts(*g, mma, n, stages, target))
+            add(*o);
     for (MmaAttr mma : mmaSyncShapes(*g, target))
       for (const TcTile &t : kTcTiles)
         for (int64_t stages = 2; stages <= 4; ++stages)
@@ -680,7 +744,7 @@ struct UopHandOptPass : uop::impl::UopHandOptPassBase<UopHandOptPass> {
             kernel.walk([](ReduceOp) { return WalkResult::interrupt(); }).wasInterrupted();
         std::optional<OptsBuilder> tuned;
         if (reduces)
-          tuned = tensorCoreChoice(kernel, target);
+          tuned = tensorCoreChoice(kernel, target, warpgroup);
         if (reduces && !tuned) {
           tuned = cudaGemmChoice(shape, getReduceSize(kernel));
           // A large GEMM whose operands cp.async can copy: staged through

@@ -102,6 +102,14 @@ int main(int argc, char **argv) {
       checks += k.checks.size();
     std::printf("plan: %zu arg(s), %zu kernel(s), %zu launch(es), %zu run-time check(s)\n",
                 b->plan.args.size(), b->plan.kernels.size(), b->plan.launches.size(), checks);
+    // What the runtime encodes for the warpgroup GEMMs (cuTensorMapEncodeTiled).
+    for (const rt::PlanKernel &k : b->plan.kernels)
+      for (const rt::PlanTensorMap &t : k.tensorMaps)
+        std::printf("tensor map: %s parameter %u, %s from element %lld, %lld x %lld (rows of %lld "
+                    "bytes), box %lld x %lld, swizzle %lld\n",
+                    k.name.c_str(), t.param, rt::dtypeName(t.dtype), (long long)t.offset,
+                    (long long)t.dims[0], (long long)t.dims[1], (long long)t.stride,
+                    (long long)t.box[0], (long long)t.box[1], (long long)t.swizzle);
     if (!b->machine.empty())
       std::printf("machine: %s\n", b->machine.c_str());
     if (b->target == rt::Backend::CPU)

@@ -129,9 +129,31 @@ static void scale(void **p, unsigned n) {
   *(*(float **)p[3]) = *loss * *s;
   *(*(float **)p[4]) = *c + 1.0f;
 }
+/* TMA: a map records what it was encoded from (address, type, rank, dims,
+   row stride, box, swizzle, L2 promotion); tmap(a, out, map) writes them to
+   out, the address as a byte offset from a. */
+static int encodes;
+int fake_encodes(void) { return encodes; }
+int cuTensorMapEncodeTiled(void *map, int type, unsigned rank, void *addr,
+                           const unsigned long long *dims, const unsigned long long *strides,
+                           const unsigned *box, const unsigned *es, int il, int sw, int l2,
+                           int oob) {
+  unsigned long long *m = (unsigned long long *)map;
+  ++encodes;
+  m[0] = (unsigned long long)(size_t)addr; m[1] = type; m[2] = rank; m[3] = dims[0];
+  m[4] = dims[1]; m[5] = strides[0]; m[6] = box[0]; m[7] = box[1]; m[8] = sw; m[9] = l2;
+  return 0;
+}
+static void tmap(void **p, unsigned n) {
+  char *a = *(char **)p[0];
+  float *out = *(float **)p[1];
+  unsigned long long *m = *(unsigned long long **)p[2];
+  out[0] = (float)((char *)(size_t)m[0] - a);
+  for (int i = 1; i < 10; ++i) out[i] = (float)m[i];
+}
 struct fn { const char *name; kernel_fn f; unsigned nparams; };
 static struct fn fns[] = {{"vadd", vadd, 3}, {"count", count, 2}, {"twice", twice, 1},
-                          {"sgd", sgd, 4}, {"scale", scale, 5}};
+                          {"sgd", sgd, 4}, {"scale", scale, 5}, {"tmap", tmap, 3}};
 int cuModuleGetFunction(void **f, void *m, const char *name) {
   char entry[256] = ".entry ";
   strncat(entry, name, 200);
@@ -395,6 +417,70 @@ TEST(CudaTest, FakeDriverRunsAShapedProgram) {
   // Every device buffer freed with the executable.
   EXPECT_EQ(fakeCount(lib, "fake_live_allocs"), allocsBefore);
   EXPECT_EQ(fakeCount(lib, "fake_live_modules"), 0);
+}
+
+/// A kernel with a tensor map (uop-lower-gemm's warpgroup kernels): the
+/// plan's text keeps it, the runtime encodes it for the buffer bound to its
+/// parameter (at its offset) once per buffer and passes it after the
+/// launch's buffers.
+TEST(CudaTest, FakeDriverTensorMaps) {
+  if (!haveCompiler())
+    GTEST_SKIP() << "no C compiler (cc)";
+  std::string lib = fakeDriver();
+  ASSERT_FALSE(lib.empty());
+  ScopedEnv env("UOP_LIBCUDA", lib.c_str());
+  HostPlan p;
+  p.form = HostPlan::Shaped;
+  p.args = {{PlanArg::Input, 0, DType::F32, 8}, {PlanArg::Output, -1, DType::F32, 16}};
+  p.values = {{1, {16}}};
+  PlanKernel k{"tmap", 1, 0, 0, ""};
+  PlanTensorMap t;
+  t.param = 0;
+  t.dtype = DType::F32;
+  t.offset = 1;
+  t.dims[0] = 2;
+  t.dims[1] = 3;
+  t.stride = 16;
+  t.box[0] = 2;
+  t.box[1] = 2;
+  t.swizzle = 128;
+  k.tensorMaps = {t};
+  p.kernels = {k};
+  PlanLaunch l;
+  l.kernel = 0;
+  l.args = {0, 1};
+  p.launches = {l};
+  p.numLaunches = 1;
+
+  // The plan's text and its code signature carry the map.
+  Result<HostPlan> back = HostPlan::parse(p.serialize());
+  ASSERT_TRUE(back.ok()) << back.error();
+  ASSERT_EQ(back->kernels[0].tensorMaps.size(), 1u);
+  EXPECT_EQ(back->serialize(), p.serialize());
+  EXPECT_NE(p.serialize().find("\ntma 0 0 f32 1 2 3 16 2 2 128\n"), std::string::npos);
+  EXPECT_NE(p.codeSignature().find(" tma=0:0:f32:1:2,3:16:2,2:128"), std::string::npos);
+  std::string text = p.serialize();
+  std::string bad = text;
+  bad.replace(bad.find("16 2 2 128"), 10, "16 2 300 128");
+  EXPECT_EQ(HostPlan::parse(bad).error(), "bad host plan line: 'tma 0 0 f32 1 2 3 16 2 300 128'");
+
+  int encodesBefore = fakeCount(lib, "fake_encodes");
+  Result<std::unique_ptr<Executable>> exe =
+      Executable::loadCuda(p, "// fake\n.visible .entry tmap(\n");
+  ASSERT_TRUE(exe.ok()) << exe.error();
+  HostBuffer a(DType::F32, {8});
+  a.fillRandom(1);
+  for (int run = 0; run < 2; ++run) {
+    Result<std::vector<HostBuffer>> values = (*exe)->run({{0, &a}});
+    ASSERT_TRUE(values.ok()) << values.error();
+    const float *out = (*values)[0].as<float>();
+    // 4 bytes in (offset 1 f32), FLOAT32 (7), rank 2, dims, stride, box,
+    // 128-byte swizzle (3), L2 promotion of 256 bytes (3).
+    std::vector<float> want = {4, 7, 2, 2, 3, 16, 2, 2, 3, 3};
+    EXPECT_EQ(std::vector<float>(out, out + 10), want);
+  }
+  // Encoded once for the buffer, not once a run.
+  EXPECT_EQ(fakeCount(lib, "fake_encodes"), encodesBefore + 1);
 }
 
 TEST(CudaTest, FakeDriverTemporariesPersistAndInPlace) {

@@ -155,6 +155,32 @@ def UopDynamicSharedToNVVMPass : Pass<"uop-dynamic-shared-to-nvvm", "::mlir::gpu
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def UopTensorMapsToNVVMPass : Pass<"uop-tensor-maps-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Make the tensor-map placeholders of warpgroup GEMM kernels kernel parameters (after convert-gpu-to-nvvm)";
+  let description = [{
+    uop-lower-gemm's warpgroup kernels (Hopper's wgmma fed by TMA) read
+    their operands through tensor maps (CUtensorMap) that the runtime encodes
+    on the host (cuTensorMapEncodeTiled) and passes as pointers to device
+    memory, after the launch's buffers. Until the kernel is an `llvm.func`
+    each map is a placeholder, a `builtin.unrealized_conversion_cast` of no
+    operands to `!nvgpu.tensormap.descriptor` tagged `uop.tma = i`
+    (gpu.launch_func checks a `gpu.func`'s parameters against its operands,
+    which have no such values). In a `gpu.module` after
+    `convert-gpu-to-nvvm` this pass appends one `!llvm.ptr` parameter per
+    map to each kernel that has them, in the order of their `i`, and
+    replaces each placeholder (and the casts convert-nvgpu-to-nvvm put after
+    it) by its parameter: a `.param .u64` after the buffers in the PTX.
+    A placeholder used otherwise is an error.
+
+    ```mlir
+    %tm = builtin.unrealized_conversion_cast to !nvgpu.tensormap.descriptor<...> {uop.tma = 0 : i64}
+    %p = builtin.unrealized_conversion_cast %tm : !nvgpu.tensormap.descriptor<...> to !llvm.ptr
+    // -> %p is the kernel's new last parameter
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def UopPrefetchToNVVMPass : Pass<"uop-prefetch-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower llvm.intr.prefetch in GPU kernels to nvvm.prefetch (PTX prefetch.global.L1)";
   let description = [{
@@ -453,8 +479,8 @@ def UopLowerGemmPass : Pass<"uop-lower-gemm", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::gpu::GPUDialect",
                            "::mlir::math::MathDialect", "::mlir::memref::MemRefDialect",
-                           "::mlir::nvgpu::NVGPUDialect", "::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::nvgpu::NVGPUDialect", "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
 }
 
 #endif // UOP_CONVERSION_PASSES_TD

@@ -24,6 +24,11 @@ inline constexpr llvm::StringLiteral kOutputShapeAttrName = "uop.output_shape";
 inline constexpr llvm::StringLiteral kHostArgsAttrName = "uop.host_args";
 inline constexpr llvm::StringLiteral kHostSlotsAttrName = "uop.host_slots";
 inline constexpr llvm::StringLiteral kHostResultsAttrName = "uop.host_results";
+/// uop-lower-gemm's warpgroup kernels: on the kernel, the tensor maps the
+/// runtime encodes for it (an array of dictionaries: param, type, offset,
+/// dims, stride, box, swizzle); on a placeholder of the kernel's body, which
+/// of them it is (uop-tensor-maps-to-nvvm makes it a kernel parameter).
+inline constexpr llvm::StringLiteral kTensorMapAttrName = "uop.tma";
 /// uop-linearize{gpu=true} marks each GPU-mapped scf.parallel with the kind
 /// of the range it came from (`#uop.axis<global>` or `#uop.axis<local>`).
 inline constexpr llvm::StringLiteral kAxisAttrName = "uop.axis";

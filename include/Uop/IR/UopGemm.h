@@ -81,6 +81,13 @@ bool fitsTensorCore(const GemmMatch &g, MmaAttr mma);
 /// copies 16 bytes).
 std::string explainNotStagedGemm(const GemmMatch &g);
 
+/// Whether Hopper's warpgroup MMA `mma` (`warpgroup`) fed by TMA computes
+/// `g`: its types, M, N, K multiples of the instruction's, A row-major and B
+/// row-major K x N (wgmma reads it MN-major) or N x K (B^T, K-major), each
+/// operand's start and row stride 16-byte aligned (TMA's global address and
+/// strides).
+bool fitsWarpgroupMma(const GemmMatch &g, MmaAttr mma);
+
 } // namespace mlir::uop
 
 #endif // UOP_IR_UOPGEMM_H

@@ -46,6 +46,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <tuple>
 #include <memory>
 #include <string>
 #include <vector>
@@ -293,6 +295,10 @@ public:
   /// the checks found once the stream is done.
   Result<bool> launch(const std::vector<DevicePtr> &args, const CudaStream *stream = nullptr,
                       bool resetChecks = true);
+  /// Binds `args` as launch() does, now: the tensor maps of the kernels
+  /// that read through TMA are encoded and copied to the device here, which
+  /// a launch being captured into a graph must not do.
+  Result<bool> bind(const std::vector<DevicePtr> &args) { return bindArgs(args); }
   /// Enqueues launch `i` of the plan alone, bound as launch() binds `args`.
   Result<bool> launchOne(size_t i, const std::vector<DevicePtr> &args,
                          const CudaStream *stream = nullptr);
@@ -330,6 +336,9 @@ private:
   /// Binds `args` (the parameters of every launch), unless they are the
   /// last ones bound.
   Result<bool> bindArgs(const std::vector<DevicePtr> &args);
+  /// Device memory holding tensor map `index` of kernel `kernel` for the
+  /// buffer at `buffer` (cuTensorMapEncodeTiled), encoded once and kept.
+  Result<DevicePtr> tensorMap(size_t kernel, size_t index, DevicePtr buffer);
 
   HostPlan plan;
   std::shared_ptr<CudaDevice> dev;
@@ -342,6 +351,8 @@ private:
   /// The launches' parameters for the last `args` given to launch().
   std::vector<DevicePtr> lastArgs;
   std::vector<std::vector<DevicePtr>> params;
+  /// The tensor maps encoded so far, by (kernel, map, buffer address).
+  std::map<std::tuple<size_t, size_t, DevicePtr>, DeviceBuffer> tensorMaps;
 };
 
 } // namespace uop::rt

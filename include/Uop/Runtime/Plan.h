@@ -71,6 +71,23 @@ struct PlanValue {
   std::vector<int64_t> shape;
 };
 
+/// A tensor map (CUtensorMap) a kernel takes after its launch's buffers:
+/// uop-lower-gemm's warpgroup kernels read their operands through TMA. The
+/// runtime encodes it (cuTensorMapEncodeTiled) for the buffer bound to
+/// kernel parameter `param`, once per binding, and passes device memory
+/// holding it. A 2-D tiled map: `dims` and `box` innermost first, `stride`
+/// the bytes between rows, the map starting `offset` elements into the
+/// buffer, `swizzle` bytes (0, 32, 64 or 128), out-of-bounds elements zero.
+struct PlanTensorMap {
+  unsigned param = 0;
+  DType dtype = DType::F16;
+  int64_t offset = 0;
+  int64_t dims[2] = {1, 1};
+  int64_t stride = 0;
+  int64_t box[2] = {1, 1};
+  int64_t swizzle = 0;
+};
+
 /// One distinct kernel: how often a run launches it and what one launch does.
 struct PlanKernel {
   std::string name;
@@ -80,6 +97,8 @@ struct PlanKernel {
   std::string opts; ///< the #uop.opts it was lowered with, as printed ("" for none)
   /// Its run-time checks, by id (the kernel's check record says which failed).
   std::vector<PlanCheck> checks;
+  /// The tensor maps it takes after its launch's buffers, in order.
+  std::vector<PlanTensorMap> tensorMaps;
 };
 
 /// One kernel launch of a run, in order: which kernel, the plan arguments

@@ -363,6 +363,15 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     (2 when K has only 2 steps, or where 3 do not fit the 48 KiB of static
     shared memory a block has).
 
+    On a chip whose `mma` list has Hopper's warpgroup MMA (sm_90a; the
+    `warpgroup` option, on by default, off for `--target=emulate` and CUDA
+    C) an f16 GEMM with f32 sums and an f32 result, A row-major and B stored
+    K x N or N x K, whose M, N and K are multiples of 128 gets the
+    warpgroup `tc` instead (`#uop.mma<m = 64, n = 256 or 128, k = 16, a =
+    f16, c = f32, warpgroup = true>`): 2 warpgroups (`local = {0: 2}`) of
+    64 x n each, `unroll = 4` (64 of K a stage), up to 4 stages of TMA
+    loads: the 128x256 tile where N is a multiple of 256, else 128x128.
+
     ```mlir
     func.func private @r_64_64() -> tensor<64x64xf32> attributes {uop.kernel}
     // default target -> {uop.kernel, uop.opts = #uop.opts<upcast = {0: 4, 1: 4}, thread = 0>}
@@ -371,7 +380,11 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
   let options = [
     Option<"maxThreads", "max-threads", "int64_t", /*default=*/"256",
            "cuda targets: the threads per block gpu_opt_choice fills (the seed's 256; "
-           "at most the target's max_threads)">];
+           "at most the target's max_threads)">,
+    Option<"warpgroup", "warpgroup", "bool", /*default=*/"true",
+           "cuda targets: give f16 GEMMs Hopper's warpgroup MMA (wgmma fed by TMA) where "
+           "the target lists it (sm_90a); off, mma.sync (the emulated GPU and CUDA C, "
+           "which have no TMA or wgmma)">];
   let statistics = [
     Statistic<"numChosen", "kernels-chosen", "Kernels given opts by this pass">];
   let dependentDialects = ["::mlir::uop::UopDialect"];
