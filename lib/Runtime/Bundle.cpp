@@ -110,6 +110,17 @@ Bundle Bundle::cuda(HostPlan plan, std::string ptx, std::string chip, std::strin
   return b;
 }
 
+std::string uop::rt::detail::quoteEntry(std::string_view text, size_t max) {
+  std::string out;
+  for (char c : text) {
+    if (out.size() >= max)
+      return out + "...";
+    unsigned char u = static_cast<unsigned char>(c);
+    out += (u >= 0x20 && u < 0x7f) ? c : '?';
+  }
+  return out;
+}
+
 std::string uop::rt::detail::encodeContainer(uint32_t version, const BundleEntries &entries) {
   uint64_t size = kHeaderSize + kChecksumSize;
   for (auto &[name, data] : entries)
@@ -243,7 +254,8 @@ Result<Bundle> uop::rt::decodeBundle(std::string_view bytes, const std::string &
   else if (*target == "cuda")
     b.target = Backend::CUDA;
   else
-    return fail("a uop bundle for target '" + *target + "' (this uop runs cpu and cuda)");
+    return fail("a uop bundle for target '" + detail::quoteEntry(*target) +
+                "' (this uop runs cpu and cuda)");
   b.arch = *arch;
   if (auto p = get("producer"))
     b.producer = *p;

@@ -45,6 +45,10 @@ Result<BundleContents> decodeContainer(std::string_view bytes, const std::string
 /// announces (and one byte more, to notice trailing data).
 Result<std::string> readContainerFile(const std::string &path);
 
+/// An entry's text (or a line of it) as an error quotes it: printable
+/// (others '?'), one line, at most `max` characters (then "...").
+std::string quoteEntry(std::string_view text, size_t max = 64);
+
 } // namespace uop::rt::detail
 
 #endif // UOP_LIB_RUNTIME_BUNDLEFORMAT_H

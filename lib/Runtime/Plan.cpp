@@ -1,6 +1,7 @@
 //===- Plan.cpp - a compiled program's host plan, as data -------*- C++ -*-===//
 
 #include "Uop/Runtime/Plan.h"
+#include "BundleFormat.h"
 
 #include <sstream>
 #include <vector>
@@ -130,7 +131,7 @@ Result<HostPlan> HostPlan::parse(const std::string &text) {
   if (!std::getline(in, line) || line != kPlanHeader)
     return Error{"not a uop host plan (or another version of it)"};
   bool ended = false;
-  auto bad = [&]() { return Error{"bad host plan line: '" + line + "'"}; };
+  auto bad = [&]() { return Error{"bad host plan line: '" + detail::quoteEntry(line, 200) + "'"}; };
   while (std::getline(in, line)) {
     if (ended)
       return bad();

@@ -165,7 +165,8 @@ Result<StepProgram> StepProgram::parse(const std::string &text) {
     return Error{"not a uop step (or another version of it)"};
   bool ended = false, programs = false;
   auto bad = [&](const std::string &why = "") {
-    return Error{"bad step line: '" + line + "'" + (why.empty() ? "" : " (" + why + ")")};
+    return Error{"bad step line: '" + detail::quoteEntry(line, 200) + "'" +
+                 (why.empty() ? "" : " (" + why + ")")};
   };
   // A source read by realize `before` (or, with before = all, by an output).
   auto check = [&](const StepSource &s, size_t before) -> std::string {
@@ -337,7 +338,7 @@ Result<StepBundle> uop::rt::decodeStepBundle(std::string_view bytes, const std::
     if (!get(key))
       return fail(std::string("malformed step bundle (no '") + key + "' entry)");
   if (*get("kind") != "step")
-    return fail("a uop bundle of kind '" + std::string(*get("kind")) +
+    return fail("a uop bundle of kind '" + detail::quoteEntry(*get("kind")) +
                 "' (this uop runs program and step bundles)");
   std::string target(*get("target"));
   if (target == "cpu")
@@ -345,7 +346,8 @@ Result<StepBundle> uop::rt::decodeStepBundle(std::string_view bytes, const std::
   else if (target == "cuda")
     b.target = Backend::CUDA;
   else
-    return fail("a uop bundle for target '" + target + "' (this uop runs cpu and cuda)");
+    return fail("a uop bundle for target '" + detail::quoteEntry(target) +
+                "' (this uop runs cpu and cuda)");
   b.arch = std::string(*get("arch"));
   b.producer = std::string(get("producer").value_or("uop"));
   b.machine = std::string(get("machine").value_or(""));

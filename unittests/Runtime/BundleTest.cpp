@@ -219,6 +219,17 @@ TEST(BundleTest, BadFiles) {
   bytes = body + std::string(reinterpret_cast<const char *>(d.data()), 32);
   EXPECT_EQ(errorOf(bytes), "the bundle's plan: not a uop host plan (or another version of it)");
 
+  // A target this uop does not run, with a line break and a control
+  // character in it: quoted printable, the error stays one line.
+  std::string foreign = encodeBundle(Bundle::cpu(plan(), lib));
+  size_t target = foreign.find(std::string("target") + std::string("\x03\0\0\0\0\0\0\0cpu", 11));
+  ASSERT_NE(target, std::string::npos);
+  foreign.replace(target + 14, 3, "c\n\x01");
+  body = foreign.substr(0, foreign.size() - 32);
+  d = Sha256().update(body).final();
+  foreign = body + std::string(reinterpret_cast<const char *>(d.data()), 32);
+  EXPECT_EQ(errorOf(foreign), "a uop bundle for target 'c??' (this uop runs cpu and cuda)");
+
   Result<Bundle> none = readBundle(tmp.file("missing.uopx"));
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error(), tmp.file("missing.uopx") + ": cannot read: No such file or directory");
