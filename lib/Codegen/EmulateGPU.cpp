@@ -32,6 +32,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::uop {
@@ -453,12 +454,22 @@ LogicalResult Emulator::run() {
     return failure();
   serialize();
 
-  // Workgroup memory: one ordinary array, used by one block at a time.
-  func.walk([&](memref::AllocaOp a) {
-    MemRefType t = a.getType();
-    if (isa_and_nonnull<gpu::AddressSpaceAttr>(t.getMemorySpace()))
-      a.getResult().setType(MemRefType::get(t.getShape(), t.getElementType(), t.getLayout()));
-  });
+  // Workgroup memory: one ordinary array, used by one block at a time;
+  // the views of it (memref.view of a byte buffer) are views of that array.
+  SmallVector<Value> work;
+  func.walk([&](memref::AllocaOp a) { work.push_back(a.getResult()); });
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    auto t = cast<MemRefType>(v.getType());
+    if (!isa_and_nonnull<gpu::AddressSpaceAttr>(t.getMemorySpace()))
+      continue;
+    v.setType(MemRefType::get(t.getShape(), t.getElementType(), t.getLayout()));
+    for (Operation *user : v.getUsers())
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user); view && view.getViewSource() == v)
+        for (Value r : user->getResults())
+          if (isa<MemRefType>(r.getType()))
+            work.push_back(r);
+  }
   return success();
 }
 

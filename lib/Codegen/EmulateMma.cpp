@@ -17,8 +17,11 @@
 // result here as on the GPU. Adjacent ops of one kind share their barriers
 // (their scratch has a slot per op). Vector values are scalarized on the
 // way (uop-emulate-gpu keeps scalars, not vectors, across barriers).
+// Hopper's TMA loads and warpgroup MMAs go first (EmulateWarpgroup.cpp).
 //
 //===----------------------------------------------------------------------===//
+
+#include "EmulateWarpgroup.h"
 
 #include "Uop/Codegen/Passes.h"
 
@@ -35,11 +38,7 @@ namespace mlir::uop {
 using namespace mlir;
 using namespace mlir::uop;
 
-namespace {
-
-/// The LOCAL (thread) loop around `op`, one-dimensional from 0 with a
-/// constant end.
-FailureOr<std::pair<scf::ParallelOp, int64_t>> threadLoopOf(Operation *op) {
+FailureOr<std::pair<scf::ParallelOp, int64_t>> mlir::uop::emulatedThreadLoop(Operation *op) {
   for (Operation *p = op->getParentOp(); p; p = p->getParentOp()) {
     auto par = dyn_cast<scf::ParallelOp>(p);
     if (!par)
@@ -57,6 +56,8 @@ FailureOr<std::pair<scf::ParallelOp, int64_t>> threadLoopOf(Operation *op) {
   }
   return op->emitOpError("uop-emulate-mma: a warp-level op outside a GPU thread loop"), failure();
 }
+
+namespace {
 
 class MmaEmulator {
 public:
@@ -192,7 +193,7 @@ LogicalResult MmaEmulator::copy(nvgpu::DeviceAsyncCopyOp op) {
 }
 
 LogicalResult MmaEmulator::ldmatrixRun(MutableArrayRef<nvgpu::LdMatrixOp> run) {
-  FailureOr<std::pair<scf::ParallelOp, int64_t>> loop = threadLoopOf(run.front());
+  FailureOr<std::pair<scf::ParallelOp, int64_t>> loop = emulatedThreadLoop(run.front());
   if (failed(loop))
     return failure();
   auto [par, threads] = *loop;
@@ -200,7 +201,7 @@ LogicalResult MmaEmulator::ldmatrixRun(MutableArrayRef<nvgpu::LdMatrixOp> run) {
     auto t = cast<MemRefType>(op.getSrcMemref().getType());
     if (t.getRank() != 1 || t.getElementType().getIntOrFloatBitWidth() != 16)
       return op.emitOpError("uop-emulate-mma: ldmatrix of a flat buffer of 16-bit elements only");
-    if (threadLoopOf(op)->first != par)
+    if (emulatedThreadLoop(op)->first != par)
       return op.emitOpError("uop-emulate-mma: adjacent ldmatrix in different thread loops");
   }
   int64_t r = run.size();
@@ -239,7 +240,7 @@ LogicalResult MmaEmulator::ldmatrixRun(MutableArrayRef<nvgpu::LdMatrixOp> run) {
 }
 
 LogicalResult MmaEmulator::mmaRun(MutableArrayRef<nvgpu::MmaSyncOp> run) {
-  FailureOr<std::pair<scf::ParallelOp, int64_t>> loop = threadLoopOf(run.front());
+  FailureOr<std::pair<scf::ParallelOp, int64_t>> loop = emulatedThreadLoop(run.front());
   if (failed(loop))
     return failure();
   auto [par, threads] = *loop;
@@ -253,7 +254,7 @@ LogicalResult MmaEmulator::mmaRun(MutableArrayRef<nvgpu::MmaSyncOp> run) {
     if (shape != SmallVector<int64_t>{16, 8, 16} || !ta.getElementType().isF16() ||
         !tc.getElementType().isF32())
       return op.emitOpError("uop-emulate-mma: mma.sync m16n8k16 of f16 into f32 only");
-    if (threadLoopOf(op)->first != par)
+    if (emulatedThreadLoop(op)->first != par)
       return op.emitOpError("uop-emulate-mma: adjacent mma.sync in different thread loops");
   }
   int64_t r = run.size(), warps = threads / 32;
@@ -349,17 +350,9 @@ void MmaEmulator::cleanup() {
 }
 
 LogicalResult MmaEmulator::run() {
-  // Hopper's warpgroup MMA fed by TMA (a `tc` with `warpgroup`) has no CPU
-  // meaning here: uop-hand-opt gives the emulated GPU mma.sync instead.
-  Operation *hopper = nullptr;
-  func.walk([&](Operation *op) {
-    if (isa<nvgpu::WarpgroupMmaOp, nvgpu::TmaAsyncLoadOp>(op) && !hopper)
-      hopper = op;
-  });
-  if (hopper)
-    return func.emitOpError("uop-emulate-mma: Hopper's warpgroup MMA and TMA (opts tc with "
-                            "warpgroup) cannot be emulated; the emulated GPU takes mma.sync "
-                            "(#uop.mma<m = 16, n = 8, k = 16, ...>)");
+  // Hopper's TMA loads and warpgroup MMAs first (EmulateWarpgroup.cpp).
+  if (failed(emulateWarpgroupOps(func)))
+    return failure();
   // Copies land where they are issued; groups and waits have nothing left.
   SmallVector<Operation *> waits, groups;
   SmallVector<nvgpu::DeviceAsyncCopyOp> copies;

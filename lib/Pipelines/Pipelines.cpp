@@ -113,11 +113,9 @@ void mlir::uop::buildUopCpuStage(OpPassManager &pm, PipelineStage stage,
     // candidates; the hand rules stand in (the execution engine searches
     // first, and the kernels it chose keep their opts).
     if (emulate || options.opt != OptMode::None) {
-      // The emulated GPU has no TMA or wgmma (uop-emulate-mma): the
-      // mma.sync GEMM stands in for the warpgroup one.
-      UopHandOptPassOptions hand;
-      hand.warpgroup = false;
-      pm.addPass(createUopHandOptPass(hand));
+      // The emulated GPU takes the GPU's choices, Hopper's warpgroup MMA
+      // included (uop-emulate-mma runs TMA and wgmma thread by thread).
+      pm.addPass(createUopHandOptPass());
     }
     return;
   case PipelineStage::Linearize: {

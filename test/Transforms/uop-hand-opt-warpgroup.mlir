@@ -6,8 +6,8 @@
 // An f16 GEMM (f32 sums, f32 result, B stored K x N or N x K) whose M, N, K are
 // multiples of 128 gets Hopper's warpgroup MMA on sm_90a (the chip whose
 // `mma` list has it): 2 warpgroups of 64 x 256, 64 of K a stage, 4 stages
-// (192 KiB). sm_90, sm_80, and sm_90a with `warpgroup=false` (the emulated
-// GPU, CUDA C) keep mma.sync.
+// (192 KiB). sm_90, sm_80, and sm_90a with `warpgroup=false` (CUDA C, which
+// has no lowering of TMA and wgmma) keep mma.sync.
 
 // SM90A-LABEL: func.func private @r_256_512
 // SM90A-SAME: uop.opts = #uop.opts<unroll = 4, gpu, local = {0: 2}, stages = 4, tc = #uop.mma<m = 64, n = 256, k = 16, a = f16, c = f32, warpgroup = true>>

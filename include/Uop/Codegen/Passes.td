@@ -146,6 +146,19 @@ def UopEmulateMmaPass : Pass<"uop-emulate-mma", "::mlir::func::FuncOp"> {
     * `nvgpu.device_async_copy` is a copy where it is issued (a copy that
       lands at once is one the GPU may make); `device_async_create_group`
       and `device_async_wait` have nothing left to wait for.
+    * Hopper's (sm_90a, uop-lower-gemm's warpgroup `tc`):
+      `nvgpu.tma.async.load` copies the box of its tensor map (the kernel's
+      `uop.tma` entry) into shared memory where it is issued, with the
+      128-byte swizzle (16-byte chunk `j` of 128-byte row `r` at chunk
+      `j ^ (r % 8)`; outside the tensor, zeros); `nvgpu.warpgroup.mma` adds
+      to each accumulator element a thread holds (row `16 w + l / 4 + 8 i`,
+      column `8 j + 2 (l % 4) + h` of each 64-row tile, `w` the warp's rank
+      in its warpgroup) the dot product of A's row and B's column, read from
+      shared memory through the same swizzle (A K-major; B MN-major with
+      `transposeB`, else K-major); the accumulators live in workgroup memory,
+      a slot a warpgroup; `nvgpu.warpgroup.mma.store` stores them where its
+      lowering does (rows by the warp's index in the block); mbarriers,
+      tensor-map prefetches and wgmma waits have nothing left to do.
 
     Adjacent ops of one kind share one pair of barriers (a warp's loads of a
     step, its tiles' instructions). The ops must be in a GPU thread loop (a

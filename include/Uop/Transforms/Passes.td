@@ -364,8 +364,8 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
     shared memory a block has).
 
     On a chip whose `mma` list has Hopper's warpgroup MMA (sm_90a; the
-    `warpgroup` option, on by default, off for `--target=emulate` and CUDA
-    C) an f16 GEMM with f32 sums and an f32 result, A row-major and B stored
+    `warpgroup` option, on by default; off for CUDA C, which has no
+    lowering of TMA and wgmma) an f16 GEMM with f32 sums and an f32 result, A row-major and B stored
     K x N or N x K, whose M, N and K are multiples of 128 gets the
     warpgroup `tc` instead (`#uop.mma<m = 64, n = 256 or 128, k = 16, a =
     f16, c = f32, warpgroup = true>`): 2 warpgroups (`local = {0: 2}`) of
@@ -383,8 +383,8 @@ def UopHandOptPass : Pass<"uop-hand-opt", "::mlir::ModuleOp"> {
            "at most the target's max_threads)">,
     Option<"warpgroup", "warpgroup", "bool", /*default=*/"true",
            "cuda targets: give f16 GEMMs Hopper's warpgroup MMA (wgmma fed by TMA) where "
-           "the target lists it (sm_90a); off, mma.sync (the emulated GPU and CUDA C, "
-           "which have no TMA or wgmma)">];
+           "the target lists it (sm_90a); off, mma.sync (CUDA C, which has no TMA "
+           "or wgmma)">];
   let statistics = [
     Statistic<"numChosen", "kernels-chosen", "Kernels given opts by this pass">];
   let dependentDialects = ["::mlir::uop::UopDialect"];
