@@ -123,6 +123,7 @@ OPTS = {
     "s128x128x32_s4": simt_opts(16, 16, 8, 8, 32, 4),
     "s128x128x64_s2": simt_opts(16, 16, 8, 8, 64, 2),
     "s128x128x32_t128_s3": simt_opts(8, 16, 16, 8, 32, 3),
+    "s128x64x32_s2": simt_opts(16, 16, 8, 4, 32, 2),
     "s128x64x32_s3": simt_opts(16, 16, 8, 4, 32, 3),
     "s128x64x32_s4": simt_opts(16, 16, 8, 4, 32, 4),
     "s64x128x32_s4": simt_opts(8, 16, 8, 8, 32, 4),
@@ -166,7 +167,8 @@ def wg_opts(wm, wn, tm, n, stages):
 
 
 OPTS_F16_WG = {
-    "wg128x256_s3": wg_opts(2, 1, 1, 256, 3),   # 2 warpgroups of 64 x 256, 144 KiB
+    "wg128x256_s2": wg_opts(2, 1, 1, 256, 2),   # 2 warpgroups of 64 x 256, 96 KiB
+    "wg128x256_s3": wg_opts(2, 1, 1, 256, 3),   # 144 KiB
     "wg128x256_s4": wg_opts(2, 1, 1, 256, 4),   # 192 KiB (the hand choice)
     "wg128x128_s4": wg_opts(2, 1, 1, 128, 4),   # 2 warpgroups of 64 x 128, 128 KiB
     "wg128x128_1wg_s4": wg_opts(1, 1, 2, 128, 4),   # 1 warpgroup of 128 x 128

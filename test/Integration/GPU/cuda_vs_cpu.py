@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Every CPU integration program, on the GPU: the CUDA result must equal the CPU's.
 
-  cuda_vs_cpu.py prepare BIN OUTDIR PROGRAM...   compile each program for cuda (uop-compile, a
-                                                 bundle: no GPU needed) and record the CPU
-                                                 result (uop-run) of the same random inputs
+  cuda_vs_cpu.py prepare BIN OUTDIR [--chip=C] PROGRAM...
+                                                 compile each program for cuda (uop-compile, a
+                                                 bundle: no GPU needed; for chip C, e.g. sm_90a
+                                                 for Hopper's wgmma) and record the CPU result
+                                                 (uop-run) of the same random inputs
   cuda_vs_cpu.py check RUNNER OUTDIR             run each bundle with uop-runner on the GPU and
                                                  compare with the CPU result
   cuda_vs_cpu.py run BIN OUTDIR PROGRAM...       prepare, then uop-run --target=cuda on each
@@ -44,6 +46,8 @@ def output_flags(outputs, directory, prefix):
 
 def prepare(bindir, outdir, programs):
     os.makedirs(outdir, exist_ok=True)
+    chip = [p for p in programs if p.startswith("--chip=")]
+    programs = [p for p in programs if not p.startswith("--chip=")]
     manifest = []
     for prog in programs:
         name = os.path.basename(prog).replace('.', '_')
@@ -62,7 +66,7 @@ def prepare(bindir, outdir, programs):
         subprocess.run([os.path.join(bindir, "uop-run"), prog, f"--random-inputs={SEED}",
                         f"--target={target}"] + flags, check=True)
         bundle = os.path.join(outdir, name + ".uopx")
-        c = subprocess.run([os.path.join(bindir, "uop-compile"), prog, "--target=cuda", "-o", bundle],
+        c = subprocess.run([os.path.join(bindir, "uop-compile"), prog, "--target=cuda"] + chip + ["-o", bundle],
                            capture_output=True, text=True)
         if c.returncode != 0:
             manifest.append({"name": name, "compile_error": c.stderr.strip()})
