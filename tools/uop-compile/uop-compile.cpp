@@ -16,6 +16,7 @@
 #include "Uop/Runtime/Bundle.h"
 #include "Uop/Runtime/File.h"
 #include "Uop/Runtime/Loader.h"
+#include "Uop/Support/CrashWatchdog.h"
 #include "Uop/Support/LargeStack.h"
 #include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
@@ -49,6 +50,7 @@ static cl::opt<std::string> outputFile(cl::cat(toolOptions), "o",
 }
 
 static int compileMain(int argc, char **argv) {
+  mlir::uop::installCrashWatchdog();
   llvm::InitLLVM y(argc, argv);
   mlir::uop::registerCompileCLOptions();
   cl::HideUnrelatedOptions({&toolOptions, &mlir::uop::getCompileOptionsCategory()});

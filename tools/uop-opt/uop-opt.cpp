@@ -11,6 +11,7 @@
 #include "Uop/IR/UopDialect.h"
 #include "Uop/IR/UopTeardown.h"
 #include "Uop/Pipelines/Pipelines.h"
+#include "Uop/Support/CrashWatchdog.h"
 #include "Uop/Support/LargeStack.h"
 #include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
@@ -196,6 +197,7 @@ static int optMain(int argc, char **argv) {
   mlir::uop::registerUopPipelines();
 
   // `.uir` inputs are imported first (by extension); everything else is MLIR.
+  mlir::uop::installCrashWatchdog();
   llvm::InitLLVM initLLVM(argc, argv);
   auto [inputFilename, outputFilename] =
       mlir::registerAndParseCLIOptions(argc, argv, "uop optimizer driver\n", registry);

@@ -26,6 +26,7 @@
 #include "Uop/IR/UopDialect.h"
 #include "Uop/Runtime/File.h"
 #include "Uop/Runtime/Runtime.h"
+#include "Uop/Support/CrashWatchdog.h"
 #include "Uop/Support/LargeStack.h"
 #include "Uop/Target/Program.h"
 #include "Uop/Target/UIR.h"
@@ -109,6 +110,7 @@ int main(int argc, char **argv) {
 }
 
 static int runMain(int argc, char **argv) {
+  mlir::uop::installCrashWatchdog();
   llvm::InitLLVM y(argc, argv);
   mlir::uop::registerCompileCLOptions();
   cl::HideUnrelatedOptions({&toolOptions, &mlir::uop::getCompileOptionsCategory()});

@@ -15,6 +15,7 @@
 
 #include "Uop/IR/UopDialect.h"
 #include "Uop/SMT/SMT.h"
+#include "Uop/Support/CrashWatchdog.h"
 #include "Uop/Support/LargeStack.h"
 #include "Uop/Target/Program.h"
 
@@ -74,6 +75,7 @@ OwningOpRef<ModuleOp> load(const std::string &path, MLIRContext &context,
 }
 
 int run(int argc, char **argv) {
+  mlir::uop::installCrashWatchdog();
   llvm::InitLLVM init(argc, argv);
   llvm::cl::HideUnrelatedOptions(toolOptions);
   llvm::cl::ParseCommandLineOptions(
