@@ -462,26 +462,29 @@ static std::optional<OptsBuilder> cudaGemmChoice(ArrayRef<int64_t> shape, int64_
 }
 
 /// A block tile of the staged CUDA-core GEMM: threads (lm x ln), outputs
-/// a thread (tm x tn), elements along K a stage (bk).
+/// a thread (tm x tn), elements along K a stage (bk), and the most stages
+/// worth having.
 struct SimtTile {
-  int64_t lm, ln, tm, tn, bk;
+  int64_t lm, ln, tm, tn, bk, stages;
 };
 
 /// The staged CUDA-core GEMM's tiles, in the hand's order of preference.
-/// 128 x 64 x 32 in 16 x 16 threads of 8 x 4, 4 stages (96 KiB, dynamic):
-/// on an H200, 8192^3, 46.0 TFLOP/s against 33.2 for the register tile
-/// without shared memory; 128 x 128 x 32 45.7 (2 or 4 stages), 44.8 (3); BK
-/// 8 40.4-41.3, BK 16 41.4-41.9; threads of a warp in 4 x 8 instead of
-/// 2 x 16, or 2 blocks an SM forced (128 registers), no better
-/// (bench/gpu/gemm.py run-opts, 2026-12-03,
-/// bench/results/h200-2026-12-03-simt-gemm.md).
+/// 64 x 128 x 32 in 8 x 16 threads of 8 x 8, 2 stages (48 KiB): on an
+/// H200 48.3 TFLOP/s at 8192^3 and 46.5 at 4096 (3 stages 1% and 4 stages
+/// 8% slower), the GPU search's choice over 23 candidates
+/// (bench/results/h200-2026-12-04-issue30.md); 128 x 64 x 32 in 16 x 16
+/// threads of 8 x 4, 4 stages (96 KiB), 46.0 and 44.4, against 33.2 for
+/// the register tile without shared memory; 128 x 128 x 32 45.7 (2 or 4
+/// stages), 44.8 (3); BK 8 40.4-41.3, BK 16 41.4-41.9; threads of a warp
+/// in 4 x 8 instead of 2 x 16, or 2 blocks an SM forced (128 registers), no
+/// better (bench/results/h200-2026-12-03-simt-gemm.md).
 static const SimtTile kSimtTiles[] = {
-    {16, 16, 8, 4, 32}, // 128 x 64 x 32
-    {16, 16, 8, 8, 32}, // 128 x 128 x 32
-    {16, 16, 8, 8, 16}, // 128 x 128 x 16
-    {16, 16, 8, 8, 8},  // 128 x 128 x 8
-    {8, 16, 8, 8, 32},  // 64 x 128 x 32
-    {8, 16, 8, 8, 16},  // 64 x 128 x 16
+    {8, 16, 8, 8, 32, 2},  // 64 x 128 x 32
+    {16, 16, 8, 4, 32, 4}, // 128 x 64 x 32
+    {16, 16, 8, 8, 32, 4}, // 128 x 128 x 32
+    {16, 16, 8, 8, 16, 4}, // 128 x 128 x 16
+    {16, 16, 8, 8, 8, 4},  // 128 x 128 x 8
+    {8, 16, 8, 8, 16, 4},  // 64 x 128 x 16
 };
 
 /// The staged CUDA-core GEMM's opts for `g` with tile `t` and `stages`
@@ -506,14 +509,14 @@ static std::optional<OptsBuilder> simtOpts(const GemmMatch &g, const SimtTile &t
 
 /// target=cuda, a large f32 GEMM uop-lower-gemm stages on CUDA cores
 /// (explainNotStagedGemm): the first of kSimtTiles that divides the GEMM
-/// with as many stages (2-4, at most K's steps) as fit the block's shared
-/// memory.
+/// with as many stages (2 to the tile's most, at most K's steps) as fit the
+/// block's shared memory.
 static std::optional<OptsBuilder> cudaStagedGemmChoice(const GemmMatch &g, TargetAttr target) {
   if (!explainNotStagedGemm(g).empty())
     return std::nullopt;
   int64_t limit = std::max(target.getSharedMemory(), target.getSharedMemoryOptin());
   for (const SimtTile &t : kSimtTiles)
-    for (int64_t stages = std::clamp<int64_t>(g.k / t.bk, 2, 4); stages >= 2; --stages)
+    for (int64_t stages = std::clamp<int64_t>(g.k / t.bk, 2, t.stages); stages >= 2; --stages)
       if (auto o = simtOpts(g, t, stages, limit, target.getMaxThreads()))
         return o;
   return std::nullopt;

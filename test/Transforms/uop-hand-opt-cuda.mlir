@@ -3,14 +3,14 @@
 // target=cuda: the seed's gpu_opt_choice, except a large two-axis reduce (a
 // gemm of at least 1024x1024 outputs and 256 terms). An f32 GEMM whose rows
 // cp.async can copy (A and B row-major, 16-byte aligned) is staged through
-// shared memory on CUDA cores: `stages` without `tc`, a 128x64x32 block
-// tile of 16x16 threads with 8x4 outputs each, 4 stages (96 KiB: dynamic
-// shared memory, within sm_90's opt-in). Measured on an H200: 8192^3 46.0
-// TFLOP/s against 33.2 for the register tile below (bench/gpu/gemm.py
-// run-opts, 2026-12-03).
+// shared memory on CUDA cores: `stages` without `tc`, a 64x128x32 block
+// tile of 8x16 threads with 8x8 outputs each, 2 stages (48 KiB). Measured on
+// an H200: 8192^3 48.3 TFLOP/s (the GPU search's choice; 128x64x32 with 4
+// stages 46.0) against 33.2 for the register tile below
+// (bench/results/h200-2026-12-04-issue30.md).
 
 // CHECK-LABEL: func.func private @r_1024_1024
-// CHECK-SAME: uop.opts = #uop.opts<upcast = {0: 8, 1: 4}, unroll = 32, gpu, local = {0: 16, 1: 16}, stages = 4>
+// CHECK-SAME: uop.opts = #uop.opts<upcast = {0: 8, 1: 8}, unroll = 32, gpu, local = {0: 8, 1: 16}, stages = 2>
 func.func private @r_1024_1024() -> tensor<1024x1024xf32> attributes {uop.kernel} {
   %a = uop.buffer 0 : tensor<1048576xf32>
   %b = uop.buffer 1 : tensor<1048576xf32>
