@@ -23,6 +23,7 @@
 
 #include "EmulateWarpgroup.h"
 
+#include "Uop/Codegen/IndexArith.h"
 #include "Uop/Codegen/Passes.h"
 
 #include "Uop/IR/UopAttrs.h"
@@ -65,13 +66,6 @@ public:
   LogicalResult run();
 
 private:
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
-  Value mul(Value x, int64_t y) { return arith::MulIOp::create(b, loc, x, c(y)); }
-  Value div(Value x, int64_t y) { return arith::DivUIOp::create(b, loc, x, c(y)); }
-  Value rem(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, c(y)); }
-
   /// Workgroup memory at the kernel's entry.
   Value scratch(int64_t elems, Type type) {
     OpBuilder::InsertionGuard guard(b);
@@ -104,6 +98,7 @@ private:
   func::FuncOp func;
   OpBuilder b;
   Location loc;
+  Ix ix{b, loc};
 };
 
 SmallVector<Value> MmaEmulator::scalars(Value v) {
@@ -172,21 +167,21 @@ LogicalResult MmaEmulator::copy(nvgpu::DeviceAsyncCopyOp op) {
       if (!zero)
         zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(dstType.getElementType()));
       Value inSrc =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c(e), op.getSrcElements());
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, ix.c(e), op.getSrcElements());
       auto ifIn = scf::IfOp::create(b, loc, TypeRange{dstType.getElementType()}, inSrc, true);
       {
         OpBuilder::InsertionGuard g(b);
         b.setInsertionPointToStart(ifIn.thenBlock());
-        Value l = memref::LoadOp::create(b, loc, op.getSrc(), add(op.getSrcIndices()[0], e));
+        Value l = memref::LoadOp::create(b, loc, op.getSrc(), ix.add(op.getSrcIndices()[0], e));
         scf::YieldOp::create(b, loc, l);
         b.setInsertionPointToStart(ifIn.elseBlock());
         scf::YieldOp::create(b, loc, zero);
       }
       v = ifIn.getResult(0);
     } else {
-      v = memref::LoadOp::create(b, loc, op.getSrc(), add(op.getSrcIndices()[0], e));
+      v = memref::LoadOp::create(b, loc, op.getSrc(), ix.add(op.getSrcIndices()[0], e));
     }
-    memref::StoreOp::create(b, loc, v, op.getDst(), add(op.getDstIndices()[0], e));
+    memref::StoreOp::create(b, loc, v, op.getDst(), ix.add(op.getDstIndices()[0], e));
   }
   op.erase();
   return success();
@@ -209,26 +204,26 @@ LogicalResult MmaEmulator::ldmatrixRun(MutableArrayRef<nvgpu::LdMatrixOp> run) {
   Value addr = scratch(r * threads, b.getIndexType());
   Value tid = par.getInductionVars()[0];
   for (auto [j, op] : llvm::enumerate(run))
-    memref::StoreOp::create(b, loc, op.getIndices()[0], addr, add(tid, (int64_t)j * threads));
+    memref::StoreOp::create(b, loc, op.getIndices()[0], addr, ix.add(tid, (int64_t)j * threads));
   gpu::BarrierOp::create(b, loc);
-  Value lane = rem(tid, 32), warpBase = mul(div(tid, 32), 32);
-  Value g = div(lane, 4), t2 = mul(rem(lane, 4), 2);
+  Value lane = ix.rem(tid, 32), warpBase = ix.mul(ix.div(tid, 32), 32);
+  Value g = ix.div(lane, 4), t2 = ix.mul(ix.rem(lane, 4), 2);
   SmallVector<SmallVector<Value>> results;
   for (auto [j, op] : llvm::enumerate(run)) {
-    Value slot = add(warpBase, (int64_t)j * threads);
+    Value slot = ix.add(warpBase, (int64_t)j * threads);
     Value src = op.getSrcMemref();
     SmallVector<Value> elems;
     for (int64_t i = 0; i < (int64_t)op.getNumTiles(); ++i) {
       if (!op.getTranspose()) {
         // Lane l: row l / 4 of matrix i, elements 2 (l % 4) and + 1.
-        Value rowAddr = memref::LoadOp::create(b, loc, addr, add(add(slot, g), i * 8));
+        Value rowAddr = memref::LoadOp::create(b, loc, addr, ix.add(ix.add(slot, g), i * 8));
         for (int64_t h = 0; h < 2; ++h)
-          elems.push_back(memref::LoadOp::create(b, loc, src, add(add(rowAddr, t2), h)));
+          elems.push_back(memref::LoadOp::create(b, loc, src, ix.add(ix.add(rowAddr, t2), h)));
       } else {
         // .trans: element l / 4 of rows 2 (l % 4) and + 1 of matrix i.
         for (int64_t h = 0; h < 2; ++h) {
-          Value rowAddr = memref::LoadOp::create(b, loc, addr, add(add(slot, t2), i * 8 + h));
-          elems.push_back(memref::LoadOp::create(b, loc, src, add(rowAddr, g)));
+          Value rowAddr = memref::LoadOp::create(b, loc, addr, ix.add(ix.add(slot, t2), i * 8 + h));
+          elems.push_back(memref::LoadOp::create(b, loc, src, ix.add(rowAddr, g)));
         }
       }
     }
@@ -261,28 +256,29 @@ LogicalResult MmaEmulator::mmaRun(MutableArrayRef<nvgpu::MmaSyncOp> run) {
   b.setInsertionPoint(run.front());
   Value aTiles = scratch(r * warps * 256, f32), bTiles = scratch(r * warps * 128, f32);
   Value tid = par.getInductionVars()[0];
-  Value lane = rem(tid, 32), warp = div(tid, 32);
-  Value g = div(lane, 4), t2 = mul(rem(lane, 4), 2);
+  Value lane = ix.rem(tid, 32), warp = ix.div(tid, 32);
+  Value g = ix.div(lane, 4), t2 = ix.mul(ix.rem(lane, 4), 2);
   SmallVector<Value> aBase, bBase;
   for (auto [j, op] : llvm::enumerate(run)) {
-    Value slot = add(mul(warp, 1), (int64_t)j * warps);
-    aBase.push_back(mul(slot, 256));
-    bBase.push_back(mul(slot, 128));
+    Value slot = ix.add(ix.mul(warp, 1), (int64_t)j * warps);
+    aBase.push_back(ix.mul(slot, 256));
+    bBase.push_back(ix.mul(slot, 128));
     SmallVector<Value> a = scalars(op.getMatrixA()), bv = scalars(op.getMatrixB());
     // A (16 x 16): register q, half h at row g + 8 (q % 2), column
     // 2 t + h + 8 (q / 2).
     for (int64_t q = 0; q < 4; ++q)
       for (int64_t h = 0; h < 2; ++h) {
-        Value row = add(g, 8 * (q % 2)), col = add(t2, h + 8 * (q / 2));
+        Value row = ix.add(g, 8 * (q % 2)), col = ix.add(t2, h + 8 * (q / 2));
         Value v = arith::ExtFOp::create(b, loc, f32, a[q * 2 + h]);
-        memref::StoreOp::create(b, loc, v, aTiles, add(aBase.back(), add(mul(row, 16), col)));
+        memref::StoreOp::create(b, loc, v, aTiles,
+                                ix.add(aBase.back(), ix.add(ix.mul(row, 16), col)));
       }
     // B (16 x 8): register q, half h at row 2 t + h + 8 q, column g.
     for (int64_t q = 0; q < 2; ++q)
       for (int64_t h = 0; h < 2; ++h) {
-        Value row = add(t2, h + 8 * q);
+        Value row = ix.add(t2, h + 8 * q);
         Value v = arith::ExtFOp::create(b, loc, f32, bv[q * 2 + h]);
-        memref::StoreOp::create(b, loc, v, bTiles, add(bBase.back(), add(mul(row, 8), g)));
+        memref::StoreOp::create(b, loc, v, bTiles, ix.add(bBase.back(), ix.add(ix.mul(row, 8), g)));
       }
   }
   gpu::BarrierOp::create(b, loc);
@@ -292,14 +288,16 @@ LogicalResult MmaEmulator::mmaRun(MutableArrayRef<nvgpu::MmaSyncOp> run) {
     SmallVector<Value> d;
     // C element e: row g + 8 (e / 2), column 2 t + e % 2.
     for (int64_t e = 0; e < 4; ++e) {
-      Value row = add(g, 8 * (e / 2)), col = add(t2, e % 2);
-      auto loop = scf::ForOp::create(b, loc, c(0), c(16), c(1), ValueRange{cv[e]});
+      Value row = ix.add(g, 8 * (e / 2)), col = ix.add(t2, e % 2);
+      auto loop = scf::ForOp::create(b, loc, ix.c(0), ix.c(16), ix.c(1), ValueRange{cv[e]});
       {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPointToStart(loop.getBody());
         Value k = loop.getInductionVar();
-        Value x = memref::LoadOp::create(b, loc, aTiles, add(aBase[j], add(mul(row, 16), k)));
-        Value y = memref::LoadOp::create(b, loc, bTiles, add(bBase[j], add(mul(k, 8), col)));
+        Value x =
+            memref::LoadOp::create(b, loc, aTiles, ix.add(aBase[j], ix.add(ix.mul(row, 16), k)));
+        Value y =
+            memref::LoadOp::create(b, loc, bTiles, ix.add(bBase[j], ix.add(ix.mul(k, 8), col)));
         Value p = arith::MulFOp::create(b, loc, x, y);
         Value s = arith::AddFOp::create(b, loc, loop.getRegionIterArg(0), p);
         scf::YieldOp::create(b, loc, s);

@@ -17,8 +17,10 @@
 
 #include "EmulateWarpgroup.h"
 
+#include "Uop/Codegen/IndexArith.h"
 #include "Uop/IR/UopAttrs.h"
 #include "Uop/IR/UopDialect.h"
+#include "Uop/IR/UopGemm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -43,21 +45,13 @@ public:
   LogicalResult run();
 
 private:
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
-  Value mul(Value x, int64_t y) { return arith::MulIOp::create(b, loc, x, c(y)); }
-  Value div(Value x, int64_t y) { return arith::DivUIOp::create(b, loc, x, c(y)); }
-  Value rem(Value x, int64_t y) { return arith::RemUIOp::create(b, loc, x, c(y)); }
   /// The physical byte of the linear byte `x` under the 128-byte swizzle.
-  Value swizzle(Value x) {
-    return arith::XOrIOp::create(b, loc, x, mul(rem(div(x, kSwizzleRow), 8), 16));
-  }
+  Value swizzle(Value x) { return ix.xorI(x, ix.mul(ix.rem(ix.div(x, kSwizzleRow), 8), 16)); }
   /// Runs `body(ivs)` in a loop nest over [0, ub) for each of `ubs`.
   void nest(ArrayRef<int64_t> ubs, function_ref<void(ValueRange)> body) {
-    SmallVector<Value> lbs(ubs.size(), c(0)), steps(ubs.size(), c(1)), hi;
+    SmallVector<Value> lbs(ubs.size(), ix.c(0)), steps(ubs.size(), ix.c(1)), hi;
     for (int64_t u : ubs)
-      hi.push_back(c(u));
+      hi.push_back(ix.c(u));
     scf::buildLoopNest(b, loc, lbs, hi, steps,
                        [&](OpBuilder &, Location, ValueRange ivs) { body(ivs); });
   }
@@ -87,6 +81,7 @@ private:
   func::FuncOp func;
   OpBuilder b;
   Location loc;
+  Ix ix{b, loc};
   DenseMap<Value, Value> halvesOf;
   DenseMap<Operation *, Value> slots;
 };
@@ -112,7 +107,7 @@ Value WarpgroupEmulator::halves(Value bytes) {
   auto type = cast<MemRefType>(bytes.getType());
   auto t = MemRefType::get({type.getDimSize(0) / 2}, b.getF16Type(), MemRefLayoutAttrInterface(),
                            type.getMemorySpace());
-  h = memref::ViewOp::create(b, loc, t, bytes, c(0), ValueRange());
+  h = memref::ViewOp::create(b, loc, t, bytes, ix.c(0), ValueRange());
   return h;
 }
 
@@ -125,10 +120,10 @@ FailureOr<WarpgroupEmulator::Lane> WarpgroupEmulator::laneOf(Operation *op) {
            << loop->second << " threads (whole warpgroups of 128 are needed)";
   Lane l;
   l.tid = loop->first.getInductionVars()[0];
-  l.lane = rem(l.tid, 32);
-  l.warp = div(l.tid, 32);
-  l.rank = rem(l.warp, 4);
-  l.group = div(l.tid, 128);
+  l.lane = ix.rem(l.tid, 32);
+  l.warp = ix.div(l.tid, 32);
+  l.rank = ix.rem(l.warp, 4);
+  l.group = ix.div(l.tid, 128);
   return l;
 }
 
@@ -136,11 +131,11 @@ void WarpgroupEmulator::forEachElement(const Lane &l, int64_t rows, int64_t n,
                                        function_ref<void(Value, Value, Value)> body) {
   // 64-row instruction tile t, 8-row half i, 8-column group j, element h.
   nest({rows / 64, 2, n / 8, 2}, [&](ValueRange iv) {
-    Value inTile = add(div(l.lane, 4), mul(iv[1], 8));
-    Value tile = mul(iv[0], 64);
-    Value row = add(add(tile, mul(l.rank, 16)), inTile);
-    Value stored = add(add(tile, mul(l.warp, 16)), inTile);
-    Value col = add(add(mul(iv[2], 8), mul(rem(l.lane, 4), 2)), iv[3]);
+    Value inTile = ix.add(ix.div(l.lane, 4), ix.mul(iv[1], 8));
+    Value tile = ix.mul(iv[0], 64);
+    Value row = ix.add(ix.add(tile, ix.mul(l.rank, 16)), inTile);
+    Value stored = ix.add(ix.add(tile, ix.mul(l.warp, 16)), inTile);
+    Value col = ix.add(ix.add(ix.mul(iv[2], 8), ix.mul(ix.rem(l.lane, 4), 2)), iv[3]);
     body(row, col, stored);
   });
 }
@@ -176,27 +171,17 @@ LogicalResult WarpgroupEmulator::tmaLoad(nvgpu::TmaAsyncLoadOp op) {
     return op.emitOpError("uop-emulate-mma: a TMA load of a tensor map the kernel does not "
                           "describe (its ")
            << kTensorMapAttrName << " attribute)";
-  auto spec = dyn_cast<DictionaryAttr>(maps[index.getInt()]);
-  auto i64 = [&](StringRef name) -> std::optional<int64_t> {
-    auto v = spec ? spec.getAs<IntegerAttr>(name) : IntegerAttr();
-    return v ? std::optional<int64_t>(v.getInt()) : std::nullopt;
-  };
-  auto pair = [&](StringRef name) {
-    auto v = spec ? spec.getAs<DenseI64ArrayAttr>(name) : DenseI64ArrayAttr();
-    return v && v.size() == 2 ? v.asArrayRef() : ArrayRef<int64_t>();
-  };
-  std::optional<int64_t> param = i64("param"), offset = i64("offset"), stride = i64("stride"),
-                         swz = i64("swizzle");
-  ArrayRef<int64_t> dims = pair("dims"), box = pair("box");
+  std::optional<TensorMapSpec> spec = TensorMapSpec::fromAttr(maps[index.getInt()]);
   auto dstType = cast<MemRefType>(op.getDst().getType());
-  if (!param || !offset || !stride || !swz || dims.empty() || box.empty() || *param < 0 ||
-      *param >= (int64_t)func.getNumArguments() || op.getCoordinates().size() != 2)
+  if (!spec || spec->param < 0 || spec->param >= (int64_t)func.getNumArguments() ||
+      op.getCoordinates().size() != 2)
     return op.emitOpError("uop-emulate-mma: a malformed ") << kTensorMapAttrName << " entry";
-  Value src = func.getArgument(*param);
+  Value src = func.getArgument(spec->param);
   auto srcType = dyn_cast<MemRefType>(src.getType());
-  if (!srcType || !srcType.getElementType().isF16() || *swz != kSwizzleRow || box[0] * 2 != *swz ||
-      dstType.getRank() != 2 || dstType.getDimSize(0) != box[1] ||
-      dstType.getDimSize(1) != box[0] || *stride % 2)
+  ArrayRef<int64_t> dims = spec->dims, box = spec->box;
+  if (!srcType || !srcType.getElementType().isF16() || spec->swizzle != kSwizzleRow ||
+      box[0] * 2 != spec->swizzle || dstType.getRank() != 2 || dstType.getDimSize(0) != box[1] ||
+      dstType.getDimSize(1) != box[0] || spec->stride % 2)
     return op.emitOpError("uop-emulate-mma: TMA loads of f16 boxes of 128-byte rows with the "
                           "128-byte swizzle only");
   FailureOr<std::pair<Value, Value>> at = sharedAt(op.getDst(), op);
@@ -208,17 +193,17 @@ LogicalResult WarpgroupEmulator::tmaLoad(nvgpu::TmaAsyncLoadOp op) {
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(b.getF16Type()));
     Value col0 = op.getCoordinates()[0], row0 = op.getCoordinates()[1];
     nest({box[1], box[0]}, [&](ValueRange iv) {
-      Value row = add(row0, iv[0]), col = add(col0, iv[1]);
+      Value row = ix.add(row0, iv[0]), col = ix.add(col0, iv[1]);
       // Elements outside the tensor are zeros (the map's OOB fill).
       Value in = arith::AndIOp::create(
-          b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, c(dims[1])),
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, c(dims[0])));
-      Value elem = add(add(mul(row, *stride / 2), col), *offset);
-      elem = arith::SelectOp::create(b, loc, in, elem, c(0));
+          b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, ix.c(dims[1])),
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, col, ix.c(dims[0])));
+      Value elem = ix.add(ix.add(ix.mul(row, spec->stride / 2), col), spec->offset);
+      elem = arith::SelectOp::create(b, loc, in, elem, ix.c(0));
       Value v = memref::LoadOp::create(b, loc, src, elem);
       v = arith::SelectOp::create(b, loc, in, v, zero);
-      Value linear = add(add(at->second, mul(iv[0], kSwizzleRow)), mul(iv[1], 2));
-      memref::StoreOp::create(b, loc, v, flat, div(swizzle(linear), 2));
+      Value linear = ix.add(ix.add(at->second, ix.mul(iv[0], kSwizzleRow)), ix.mul(iv[1], 2));
+      memref::StoreOp::create(b, loc, v, flat, ix.div(swizzle(linear), 2));
     });
   };
   if (Value pred = op.getPredicate()) {
@@ -298,20 +283,21 @@ LogicalResult WarpgroupEmulator::mma(nvgpu::WarpgroupMmaOp op) {
   forEachElement(*l, rows, n, [&](Value row, Value col, Value) {
     Value sum = memref::LoadOp::create(b, loc, *slot, ValueRange{l->group, row, col});
     // A is K-major: row r is a 128-byte row of the swizzle.
-    Value aRow = add(atA->second, mul(row, kSwizzleRow));
+    Value aRow = ix.add(atA->second, ix.mul(row, kSwizzleRow));
     // B MN-major (stored K x N): 64-column blocks of k rows of 128 bytes;
     // K-major (stored N x K): column c is a 128-byte row.
-    Value bCol =
-        mnMajorB ? add(add(atB->second, mul(div(col, 64), k * kSwizzleRow)), mul(rem(col, 64), 2))
-                 : add(atB->second, mul(col, kSwizzleRow));
-    auto loop = scf::ForOp::create(b, loc, c(0), c(k), c(1), ValueRange{sum});
+    Value bCol = mnMajorB ? ix.add(ix.add(atB->second, ix.mul(ix.div(col, 64), k * kSwizzleRow)),
+                                   ix.mul(ix.rem(col, 64), 2))
+                          : ix.add(atB->second, ix.mul(col, kSwizzleRow));
+    auto loop = scf::ForOp::create(b, loc, ix.c(0), ix.c(k), ix.c(1), ValueRange{sum});
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value kk = loop.getInductionVar();
-      Value x = memref::LoadOp::create(b, loc, flatA, div(swizzle(add(aRow, mul(kk, 2))), 2));
-      Value yAt = mnMajorB ? add(bCol, mul(kk, kSwizzleRow)) : add(bCol, mul(kk, 2));
-      Value y = memref::LoadOp::create(b, loc, flatB, div(swizzle(yAt), 2));
+      Value x =
+          memref::LoadOp::create(b, loc, flatA, ix.div(swizzle(ix.add(aRow, ix.mul(kk, 2))), 2));
+      Value yAt = mnMajorB ? ix.add(bCol, ix.mul(kk, kSwizzleRow)) : ix.add(bCol, ix.mul(kk, 2));
+      Value y = memref::LoadOp::create(b, loc, flatB, ix.div(swizzle(yAt), 2));
       Value p = arith::MulFOp::create(b, loc, arith::ExtFOp::create(b, loc, f32, x),
                                       arith::ExtFOp::create(b, loc, f32, y));
       scf::YieldOp::create(b, loc,

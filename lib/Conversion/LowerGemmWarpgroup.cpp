@@ -193,17 +193,16 @@ DictionaryAttr WgLowering::tensorMapSpec(const GemmOperand &o, int64_t rowStride
   SmallVector<int64_t> slots = {p.g.a.slot, p.g.b.slot, p.g.outSlot};
   llvm::sort(slots);
   int64_t param = llvm::find(slots, o.slot) - slots.begin();
-  auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
   // Dims and the box innermost first, as cuTensorMapEncodeTiled takes them.
-  return b.getDictionaryAttr({
-      b.getNamedAttr("param", i64(param)),
-      b.getNamedAttr("type", TypeAttr::get(o.dtype)),
-      b.getNamedAttr("offset", i64(o.offset)),
-      b.getNamedAttr("dims", b.getDenseI64ArrayAttr({cols, rows})),
-      b.getNamedAttr("stride", i64(rowStride * 2)),
-      b.getNamedAttr("box", b.getDenseI64ArrayAttr({kRowElems, boxRows})),
-      b.getNamedAttr("swizzle", i64(kSwizzleBytes)),
-  });
+  TensorMapSpec spec;
+  spec.param = param;
+  spec.type = o.dtype;
+  spec.offset = o.offset;
+  spec.dims = {cols, rows};
+  spec.stride = rowStride * 2;
+  spec.box = {kRowElems, boxRows};
+  spec.swizzle = kSwizzleBytes;
+  return spec.toAttr(b);
 }
 
 void WgLowering::issue(Value step, Value stage) {

@@ -4,6 +4,7 @@
 
 #include "Uop/Conversion/Passes.h"
 #include "Uop/IR/UopDTypes.h"
+#include "Uop/IR/UopGemm.h"
 #include "Uop/IR/UopOps.h"
 #include "Uop/Transforms/Passes.h"
 #include "Uop/Runtime/Driver.h"
@@ -302,34 +303,21 @@ static LogicalResult recordTensorMaps(ModuleOp module, rt::HostPlan &plan) {
     std::vector<rt::PlanTensorMap> &out = plan.kernels[it->second].tensorMaps;
     out.clear();
     for (Attribute a : maps) {
-      auto d = dyn_cast<DictionaryAttr>(a);
-      auto i64 = [&](StringRef name) -> std::optional<int64_t> {
-        auto v = d ? d.getAs<IntegerAttr>(name) : IntegerAttr();
-        return v ? std::optional<int64_t>(v.getInt()) : std::nullopt;
-      };
-      auto pair = [&](StringRef name) {
-        auto v = d ? d.getAs<DenseI64ArrayAttr>(name) : DenseI64ArrayAttr();
-        return v && v.size() == 2 ? v.asArrayRef() : ArrayRef<int64_t>();
-      };
-      auto type = d ? d.getAs<TypeAttr>("type") : TypeAttr();
-      std::optional<rt::DType> dtype = type ? toRuntimeDType(type.getValue()) : std::nullopt;
-      std::optional<int64_t> param = i64("param"), offset = i64("offset"), stride = i64("stride"),
-                             swizzle = i64("swizzle");
-      ArrayRef<int64_t> dims = pair("dims"), box = pair("box");
-      if (!dtype || !param || !offset || !stride || !swizzle || dims.empty() || box.empty() ||
-          *param < 0 || *param >= (int64_t)func.getNumArguments()) {
+      std::optional<TensorMapSpec> spec = TensorMapSpec::fromAttr(a);
+      std::optional<rt::DType> dtype = spec ? toRuntimeDType(spec->type) : std::nullopt;
+      if (!dtype || spec->param < 0 || spec->param >= (int64_t)func.getNumArguments()) {
         func.emitOpError("a malformed ") << kTensorMapAttrName << " entry: " << a;
         return WalkResult::interrupt();
       }
       rt::PlanTensorMap t;
-      t.param = *param;
+      t.param = spec->param;
       t.dtype = *dtype;
-      t.offset = *offset;
-      t.stride = *stride;
-      t.swizzle = *swizzle;
+      t.offset = spec->offset;
+      t.stride = spec->stride;
+      t.swizzle = spec->swizzle;
       for (int i = 0; i < 2; ++i) {
-        t.dims[i] = dims[i];
-        t.box[i] = box[i];
+        t.dims[i] = spec->dims[i];
+        t.box[i] = spec->box[i];
       }
       out.push_back(t);
     }

@@ -256,3 +256,42 @@ bool mlir::uop::fitsWarpgroupMma(const GemmMatch &g, MmaAttr mma) {
          ((g.b.rowMajor() && aligned(g.b, g.b.stride[0])) ||
           (g.b.colMajor() && aligned(g.b, g.b.stride[1])));
 }
+
+DictionaryAttr TensorMapSpec::toAttr(Builder &b) const {
+  auto i64 = [&](int64_t v) { return b.getI64IntegerAttr(v); };
+  return b.getDictionaryAttr({
+      b.getNamedAttr("param", i64(param)),
+      b.getNamedAttr("type", TypeAttr::get(type)),
+      b.getNamedAttr("offset", i64(offset)),
+      b.getNamedAttr("dims", b.getDenseI64ArrayAttr(dims)),
+      b.getNamedAttr("stride", i64(stride)),
+      b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
+      b.getNamedAttr("swizzle", i64(swizzle)),
+  });
+}
+
+std::optional<TensorMapSpec> TensorMapSpec::fromAttr(Attribute a) {
+  auto d = dyn_cast<DictionaryAttr>(a);
+  if (!d)
+    return std::nullopt;
+  auto i64 = [&](StringRef name, int64_t &out) {
+    auto v = d.getAs<IntegerAttr>(name);
+    if (v)
+      out = v.getInt();
+    return bool(v);
+  };
+  auto pair = [&](StringRef name, std::array<int64_t, 2> &out) {
+    auto v = d.getAs<DenseI64ArrayAttr>(name);
+    if (!v || v.size() != 2)
+      return false;
+    llvm::copy(v.asArrayRef(), out.begin());
+    return true;
+  };
+  TensorMapSpec s;
+  auto type = d.getAs<TypeAttr>("type");
+  if (!type || !i64("param", s.param) || !i64("offset", s.offset) || !i64("stride", s.stride) ||
+      !i64("swizzle", s.swizzle) || !pair("dims", s.dims) || !pair("box", s.box))
+    return std::nullopt;
+  s.type = type.getValue();
+  return s;
+}

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
+#include <array>
 #include <optional>
 
 namespace mlir::uop {
@@ -87,6 +88,24 @@ std::string explainNotStagedGemm(const GemmMatch &g);
 /// operand's start and row stride 16-byte aligned (TMA's global address and
 /// strides).
 bool fitsWarpgroupMma(const GemmMatch &g, MmaAttr mma);
+
+/// One tensor map of a warpgroup kernel, as its `uop.tma` entry says it
+/// (kTensorMapAttrName; a dictionary) and the runtime encodes it
+/// (cuTensorMapEncodeTiled): uop-lower-gemm writes it, the execution engine
+/// copies it into the plan, uop-emulate-mma copies its boxes.
+struct TensorMapSpec {
+  int64_t param = 0;                ///< the kernel parameter of the buffer
+  Type type;                        ///< its element type
+  int64_t offset = 0;               ///< elements before the tensor
+  std::array<int64_t, 2> dims = {}; ///< columns, rows (innermost first)
+  int64_t stride = 0;               ///< bytes from row to row
+  std::array<int64_t, 2> box = {};  ///< a load's columns, rows
+  int64_t swizzle = 0;              ///< bytes (128: the 128-byte swizzle)
+
+  DictionaryAttr toAttr(Builder &b) const;
+  /// The spec an entry says; nullopt if `a` is not a well-formed one.
+  static std::optional<TensorMapSpec> fromAttr(Attribute a);
+};
 
 } // namespace mlir::uop
 
