@@ -64,6 +64,7 @@ private:
   /// The thread's lane, rank of its warp in the warpgroup, and warpgroup.
   struct Lane {
     Value tid, lane, warp, rank, group;
+    int64_t threads; ///< the block's
   };
   FailureOr<Lane> laneOf(Operation *op);
   /// Runs `body(row, column, row of the store)` for each accumulator
@@ -124,6 +125,7 @@ FailureOr<WarpgroupEmulator::Lane> WarpgroupEmulator::laneOf(Operation *op) {
   l.warp = ix.div(l.tid, 32);
   l.rank = ix.rem(l.warp, 4);
   l.group = ix.div(l.tid, 128);
+  l.threads = loop->second;
   return l;
 }
 
@@ -219,9 +221,6 @@ LogicalResult WarpgroupEmulator::tmaLoad(nvgpu::TmaAsyncLoadOp op) {
 }
 
 LogicalResult WarpgroupEmulator::initAccumulator(nvgpu::WarpgroupMmaInitAccumulatorOp op) {
-  FailureOr<std::pair<scf::ParallelOp, int64_t>> loop = emulatedThreadLoop(op);
-  if (failed(loop))
-    return failure();
   VectorType frag = op.getMatrixC().getType().getFragmented();
   int64_t rows = frag.getDimSize(0), n = frag.getDimSize(1);
   if (rows % 64 || n % 8 || !frag.getElementType().isF32())
@@ -237,7 +236,7 @@ LogicalResult WarpgroupEmulator::initAccumulator(nvgpu::WarpgroupMmaInitAccumula
     b.setInsertionPointToStart(&func.getBody().front());
     auto space = gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
     slot = memref::AllocaOp::create(b, loc,
-                                    MemRefType::get({loop->second / 128, rows, n}, b.getF32Type(),
+                                    MemRefType::get({l->threads / 128, rows, n}, b.getF32Type(),
                                                     MemRefLayoutAttrInterface(), space));
   }
   slots[op] = slot;
